@@ -1,0 +1,229 @@
+/**
+ * The customer's specification (../shared/seed/payments-api-spec.md), rule by rule, checked
+ * against openapi.yaml. A failure here means the contract dropped or changed something the
+ * customer wrote down.
+ */
+import { describe, expect, it } from 'vitest';
+import { findOperation, type Json, operations, resolve, spec } from '../support/spec.js';
+
+function requestSchema(operationId: string): Json {
+  const body = resolve(findOperation(operationId).operation.requestBody);
+  return resolve(body.content['application/json'].schema);
+}
+
+function responseCodes(operationId: string): string[] {
+  return Object.keys(findOperation(operationId).operation.responses);
+}
+
+function errorExampleCodes(operationId: string, status: string): string[] {
+  const response = resolve(findOperation(operationId).operation.responses[status]);
+  const examples = response.content['application/json'].examples ?? {};
+  return Object.values<Json>(examples).map((e) => resolve(e).value.error.code);
+}
+
+describe('seed section 4: every endpoint of the table exists under /v1', () => {
+  const seedEndpoints: Array<[string, string, string]> = [
+    ['post', '/payouts', 'createPayout'],
+    ['get', '/payouts/{id}', 'getPayout'],
+    ['post', '/topups', 'createTopup'],
+    ['post', '/payments', 'createPayment'],
+    ['post', '/payments/initiate', 'initiateHostedPayment'],
+    ['post', '/payments/direct', 'createDirectPayment'],
+    ['post', '/services', 'createService'],
+    ['get', '/services', 'listServices'],
+    ['put', '/services/{id}', 'updateService'],
+    ['get', '/logs', 'listLogs'],
+  ];
+  it.each(seedEndpoints)('%s %s is %s', (method, path, operationId) => {
+    expect(spec.paths[path]?.[method]?.operationId).toBe(operationId);
+  });
+
+  it('the base address carries the version segment /v1', () => {
+    for (const server of spec.servers) expect(server.url).toMatch(/\/v1$/);
+  });
+});
+
+describe('seed section 2: request fields', () => {
+  it('a payment requires amount, currency, customer_msisdn, payment_method and service_id', () => {
+    expect(requestSchema('createPayment').required).toEqual(
+      expect.arrayContaining(['amount', 'currency', 'customer_msisdn', 'payment_method', 'service_id']),
+    );
+    expect(requestSchema('createDirectPayment')).toEqual(requestSchema('createPayment'));
+  });
+
+  it('a payout has amount and payout_type required and the two recipient fields', () => {
+    const schema = requestSchema('createPayout');
+    expect(schema.required).toEqual(expect.arrayContaining(['amount', 'payout_type']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['amount', 'recipient_msisdn', 'recipient_wallet_id', 'payout_type']),
+    );
+    expect(schema.description).toMatch(/exactly one of `recipient_msisdn` or\s+`recipient_wallet_id`/);
+  });
+
+  it('payment_method covers MTN and Orange MoMo; payout_type covers withdrawal and transfer', () => {
+    expect(resolve(spec.components.schemas.PaymentMethod).enum).toEqual(['mtn_momo', 'orange_money']);
+    expect(requestSchema('createPayout').properties.payout_type.enum).toEqual(['withdrawal', 'transfer']);
+  });
+
+  it('amounts are integers in minor units, never floats', () => {
+    const amount = spec.components.schemas.Amount;
+    expect(amount.type).toBe('integer');
+    expect(amount.minimum).toBe(1);
+  });
+
+  it('the transaction fields of the seed are on every transaction and in webhook data', () => {
+    for (const name of ['Payment', 'Payout', 'Topup', 'EventData']) {
+      expect(spec.components.schemas[name].required).toEqual(
+        expect.arrayContaining(['transaction_id', 'amount', 'currency', 'status']),
+      );
+    }
+  });
+});
+
+describe('seed section 4 rules and section 7 status codes', () => {
+  it('rule 1: a payout the Main Balance cannot fund is 403 insufficient_balance', () => {
+    expect(errorExampleCodes('createPayout', '403')).toEqual(['insufficient_balance']);
+    expect(errorExampleCodes('createBulkPayout', '403')).toEqual(['insufficient_balance']);
+  });
+
+  it('rule 2: every operation with a request body answers 400 with missing_field', () => {
+    for (const op of operations().filter((o) => o.operation.requestBody)) {
+      expect(responseCodes(op.operationId), op.operationId).toContain('400');
+      expect(errorExampleCodes(op.operationId, '400'), op.operationId).toContain('missing_field');
+    }
+  });
+
+  it('rule 3: invalid_amount says the amount must be greater than 0', () => {
+    expect(spec.components.schemas.ErrorCode.enum).toContain('invalid_amount');
+    const example = spec.components.examples.InvalidAmountError.value;
+    expect(example.error.code).toBe('invalid_amount');
+    expect(example.error.message).toMatch(/amount must be greater than 0/);
+  });
+
+  it('rule 4: POST /payments answers 202 Accepted and the outcome follows by webhook', () => {
+    for (const id of ['createPayment', 'createDirectPayment', 'initiateHostedPayment']) {
+      expect(responseCodes(id)).toContain('202');
+      expect(responseCodes(id).filter((c) => c.startsWith('2'))).toEqual(['202']);
+    }
+    expect(Object.keys(spec['x-webhooks'])).toEqual(
+      expect.arrayContaining(['payment.completed', 'payment.failed', 'payout.completed', 'payout.failed']),
+    );
+  });
+
+  it('section 5.6: every authenticated operation answers 401 on an invalid key', () => {
+    for (const op of operations().filter((o) => o.operation.security === undefined)) {
+      expect(errorExampleCodes(op.operationId, '401'), op.operationId).toEqual(
+        expect.arrayContaining(['invalid_api_key', 'missing_api_key', 'missing_api_user']),
+      );
+    }
+  });
+
+  it('section 8: every authenticated operation answers 429 with Retry-After', () => {
+    for (const op of operations().filter((o) => o.operation.security === undefined)) {
+      const response = resolve(op.operation.responses['429']);
+      expect(response, op.operationId).toBeDefined();
+      expect(Object.keys(response.headers)).toEqual(
+        expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      );
+    }
+  });
+});
+
+describe('seed sections 4 and 7: envelopes', () => {
+  it('success envelope: status "success" and an object data', () => {
+    expect(spec.components.schemas.SuccessStatus.enum).toEqual(['success']);
+    for (const op of operations()) {
+      for (const [code, raw] of Object.entries<Json>(op.operation.responses)) {
+        if (!code.startsWith('2')) continue;
+        const schema = resolve(resolve(raw).content?.['application/json']?.schema);
+        if (!schema) continue;
+        expect(schema.required, `${op.operationId} ${code}`).toEqual(['status', 'data']);
+        expect(schema.properties.status.$ref).toBe('#/components/schemas/SuccessStatus');
+      }
+    }
+  });
+
+  it('error envelope: status "error", error.code and error.message, on every 4xx', () => {
+    const error = spec.components.schemas.Error;
+    expect(error.required).toEqual(['status', 'error']);
+    expect(error.properties.status.enum).toEqual(['error']);
+    expect(error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message']));
+    for (const op of operations()) {
+      for (const [code, raw] of Object.entries<Json>(op.operation.responses)) {
+        if (!/^[45]/.test(code)) continue;
+        expect(resolve(raw).content['application/json'].schema.$ref, `${op.operationId} ${code}`).toBe(
+          '#/components/schemas/Error',
+        );
+      }
+    }
+  });
+});
+
+describe('seed section 5: authentication', () => {
+  it('every operation requires the bearer key and the API User header together', () => {
+    expect(spec.security).toEqual([{ bearerAuth: [], apiUser: [] }]);
+    expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(spec.components.securitySchemes.apiUser).toMatchObject({ in: 'header', name: 'X-API-User' });
+    const open = operations().filter((o) => o.operation.security !== undefined);
+    expect(open.map((o) => o.operationId)).toEqual(['getHealth']);
+  });
+
+  it('live keys start sk_live_ and test keys sk_test_', () => {
+    expect(spec.components.securitySchemes.bearerAuth.bearerFormat).toContain('sk_live_');
+    expect(spec.info.description).toContain('sk_test_');
+  });
+
+  it('sandbox: every operation accepts test=true', () => {
+    for (const op of operations()) {
+      if (op.operationId === 'getHealth') continue;
+      expect(
+        op.parameters.some((p) => p.name === 'test' && p.in === 'query'),
+        op.operationId,
+      ).toBe(true);
+    }
+  });
+
+  it('every POST accepts an Idempotency-Key', () => {
+    for (const op of operations().filter((o) => o.method === 'post')) {
+      expect(
+        op.parameters.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'),
+        op.operationId,
+      ).toBe(true);
+    }
+  });
+});
+
+describe('seed section 6: events', () => {
+  it('the webhook payload has event, data and an ISO 8601 timestamp, plus a stable id', () => {
+    const event = spec.components.schemas.Event;
+    expect(event.required).toEqual(expect.arrayContaining(['id', 'event', 'data', 'timestamp']));
+    expect(resolve(event.properties.timestamp).format).toBe('date-time');
+    expect(spec.components.schemas.EventName.enum).toContain('payment.completed');
+  });
+});
+
+describe('error code catalogue', () => {
+  it('every code of the ErrorCode enum is documented in the introduction, and only those', () => {
+    const documented = [...(spec.info.description as string).matchAll(/^\| \d{3} \| `([a-z_]+)` \|/gm)].map(
+      (m) => m[1],
+    );
+    expect([...documented].sort()).toEqual([...spec.components.schemas.ErrorCode.enum].sort());
+  });
+
+  it('every error example uses a catalogued code', () => {
+    for (const [name, example] of Object.entries<Json>(spec.components.examples)) {
+      if (example.value?.status !== 'error') continue;
+      expect(spec.components.schemas.ErrorCode.enum, name).toContain(example.value.error.code);
+    }
+  });
+});
+
+describe('operations are documented for reviewers', () => {
+  it.each(operations().map((o) => [o.operationId, o] as const))('%s', (_id, op) => {
+    expect(op.operationId).toMatch(/^[a-z]+[A-Z][A-Za-z]+$/);
+    expect(op.operation.summary).toBeTruthy();
+    expect(op.operation.description).toBeTruthy();
+    expect(op.operation.tags?.length).toBe(1);
+    expect(Object.keys(op.operation.responses).some((c) => c.startsWith('4'))).toBe(true);
+  });
+});

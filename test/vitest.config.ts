@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  root,
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/fixtures/**'],
+    // Each test file runs in its own process with its own SQLite file (test/support/server.ts):
+    // nothing is shared between files, so they can run side by side.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: 'tsconfig.json',
+    },
+    reporters: ['default'],
+  },
+});
