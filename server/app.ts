@@ -1,0 +1,61 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { Deps } from './domain/context.js';
+import { authenticateCaller } from './http/authenticate.js';
+import { handleErrors, routeNotFound } from './http/error-handler.js';
+import { idempotentPosts } from './http/idempotency.js';
+import { jsonBody } from './http/json-body.js';
+import { contractValidator } from './http/openapi-validator.js';
+import { assignRequestId } from './http/request-id.js';
+import { balanceRoutes } from './routes/balance.js';
+import { healthCheck } from './routes/health.js';
+import { operationRoutes } from './routes/operations.js';
+import { paymentRoutes } from './routes/payments.js';
+import { payoutRoutes } from './routes/payouts.js';
+import { serviceRoutes } from './routes/services.js';
+import { topupRoutes } from './routes/topups.js';
+import { webhookRoutes } from './routes/webhooks.js';
+
+export interface AppOptions {
+  deps: Deps;
+  logger: Logger;
+}
+
+/**
+ * Builds the HTTP application without listening, so tests and the entry point share it. A
+ * request goes through, in order: request id → authentication → JSON body → contract
+ * validation → idempotency → route → (error handler).
+ *
+ * @example
+ * const app = buildApp({ deps, logger });
+ * app.listen(3000);
+ */
+export function buildApp({ deps, logger }: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(assignRequestId);
+
+  const authenticate = authenticateCaller(deps);
+  app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));
+  app.use('/v1', jsonBody(deps.config.bodyLimitBytes));
+  app.use(contractValidator({ validateResponses: deps.config.validateResponses }));
+  app.use(idempotentPosts(deps));
+
+  app.get('/v1/healthz', healthCheck(deps));
+  app.use(
+    '/v1',
+    paymentRoutes(deps),
+    payoutRoutes(deps),
+    topupRoutes(deps),
+    balanceRoutes(deps),
+    serviceRoutes(deps),
+    webhookRoutes(deps),
+    operationRoutes(deps),
+  );
+
+  app.use(routeNotFound);
+  app.use(handleErrors(deps, logger));
+  return app;
+}

@@ -1,0 +1,123 @@
+/**
+ * Settings from environment variables, checked once at start-up. A bad value stops the
+ * process with the names of every bad variable, instead of failing later mid-request.
+ * Every variable is documented in .env.example.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  /** Base address used in links the API returns (checkout pages), without /v1. */
+  publicUrl: string;
+  nodeEnv: 'development' | 'test' | 'production';
+  validateResponses: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  sandboxSettleMs: number;
+  settlementPollMs: number;
+  paymentExpirySeconds: number;
+  payoutTimeoutSeconds: number;
+  bodyLimitBytes: number;
+  bulkPayoutMaxItems: number;
+  rateLimitPerWindow: number;
+  rateLimitWindowMs: number;
+  logRetentionDays: number;
+  webhookTimeoutMs: number;
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
+  webhookRetryMaxMs: number;
+  webhookMaxAgeMs: number;
+  /** Sandbox endpoints may point at loopback and private addresses (local receivers). */
+  webhookAllowPrivateUrlsInTest: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * @example
+ * const config = loadConfig(process.env); // throws ConfigError listing every bad variable
+ */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw !== 'true' && raw !== 'false') {
+      problems.push(`${name} must be true or false (got "${raw}")`);
+      return fallback;
+    }
+    return raw === 'true';
+  };
+
+  const nodeEnv = oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
+  const port = int('PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
+  if (!/^https?:\/\/[^/]+$/.test(publicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) origin without a path (got "${env.PUBLIC_URL}")`);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    databasePath: env.DATABASE_PATH || './data/payments.db',
+    publicUrl,
+    nodeEnv,
+    validateResponses: bool('VALIDATE_RESPONSES', nodeEnv !== 'production'),
+    logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ] as const),
+    sandboxSettleMs: int('SANDBOX_SETTLE_MS', 3000, 0, 3_600_000),
+    settlementPollMs: int('SETTLEMENT_POLL_MS', 250, 10, 60_000),
+    paymentExpirySeconds: int('PAYMENT_EXPIRY_SECONDS', 300, 1, 86_400),
+    payoutTimeoutSeconds: int('PAYOUT_TIMEOUT_SECONDS', 300, 1, 86_400),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
+    bulkPayoutMaxItems: int('BULK_PAYOUT_MAX_ITEMS', 100, 1, 100),
+    rateLimitPerWindow: int('RATE_LIMIT_PER_WINDOW', 100, 1, 1_000_000),
+    rateLimitWindowMs: int('RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
+    logRetentionDays: int('LOG_RETENTION_DAYS', 30, 1, 3650),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookPollMs: int('WEBHOOK_POLL_MS', 500, 10, 60_000),
+    webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 86_400_000),
+    webhookRetryMaxMs: int('WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, 1, 86_400_000),
+    webhookMaxAgeMs: int('WEBHOOK_MAX_AGE_MS', 3 * 86_400_000, 1, 30 * 86_400_000),
+    webhookAllowPrivateUrlsInTest: bool('WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST', nodeEnv !== 'production'),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

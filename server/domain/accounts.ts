@@ -1,0 +1,158 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { ApiKey } from '../../generated/openapi.js';
+import type { ApiKeyRow, Mode } from '../storage/rows.js';
+import type { Store, Tx } from '../storage/store.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { ApiError } from './errors.js';
+import { newId, randomBase62 } from './ids.js';
+import { commit } from './transaction.js';
+
+const keyPattern = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
+
+/** Keys are 190 random bits, so a plain SHA-256 is a safe one-way store for them. */
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+function newSecretKey(mode: Mode): string {
+  return `sk_${mode}_${randomBase62(32)}`;
+}
+
+function insertKey(tx: Tx, accountId: string, mode: Mode, now: number): { secret: string; id: string } {
+  const secret = newSecretKey(mode);
+  const id = newId('key');
+  tx.accounts.insertKey({
+    id,
+    account_id: accountId,
+    mode,
+    key_hash: hashKey(secret),
+    last4: secret.slice(-4),
+    created_at: now,
+  });
+  return { secret, id };
+}
+
+export interface NewAccount {
+  accountId: string;
+  apiUser: string;
+  testKey: string;
+  liveKey: string;
+}
+
+/**
+ * Creates an account with its API user, a test and a live key, and a wallet per mode. The keys
+ * are returned once and only their hashes are kept.
+ *
+ * @example
+ * const { apiUser, testKey } = await createAccount(store, { name: 'Boutique Akwa' }, Date.now());
+ */
+export async function createAccount(
+  store: Store,
+  input: { name: string; defaultCurrency?: string },
+  now: number,
+): Promise<NewAccount> {
+  return store.transact((tx) => {
+    const accountId = newId('acct');
+    const apiUser = randomUUID();
+    tx.accounts.insertAccount({
+      id: accountId,
+      name: input.name,
+      api_user: apiUser,
+      default_currency: input.defaultCurrency ?? 'XAF',
+      created_at: now,
+    });
+    for (const mode of ['test', 'live'] as const) {
+      tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
+    }
+    const testKey = insertKey(tx, accountId, 'test', now).secret;
+    const liveKey = insertKey(tx, accountId, 'live', now).secret;
+    return { accountId, apiUser, testKey, liveKey };
+  });
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function keyIsLive(row: ApiKeyRow, now: number): boolean {
+  if (row.revoked_at !== null && row.revoked_at <= now) return false;
+  return row.expires_at === null || row.expires_at > now;
+}
+
+/**
+ * Resolves the bearer key and the API user header to a caller. Keys are found by their hash;
+ * the API user is compared in constant time.
+ */
+export async function authenticate(
+  store: Store,
+  bearerKey: string | undefined,
+  apiUser: string | undefined,
+  now: number,
+): Promise<Caller> {
+  if (!bearerKey) {
+    throw new ApiError(401, 'missing_api_key', 'Send your secret key as Authorization: Bearer <key>.');
+  }
+  if (!apiUser)
+    throw new ApiError(401, 'missing_api_user', 'Send your API user id in the X-API-User header.');
+  const invalidKey = new ApiError(401, 'invalid_api_key', 'The API key is invalid, revoked or expired.');
+  if (!keyPattern.test(bearerKey)) throw invalidKey;
+  return store.read((tx) => {
+    const key = tx.accounts.keyByHash(hashKey(bearerKey));
+    if (!key || !keyIsLive(key, now)) throw invalidKey;
+    const account = tx.accounts.account(key.account_id);
+    const wallet = tx.accounts.wallet(key.account_id, key.mode);
+    if (!account || !wallet) throw invalidKey;
+    if (!sameText(account.api_user, apiUser)) {
+      throw new ApiError(401, 'invalid_api_user', 'The X-API-User header does not match the API key.');
+    }
+    return {
+      accountId: account.id,
+      mode: key.mode,
+      keyId: key.id,
+      walletId: wallet.id,
+      defaultCurrency: account.default_currency,
+    };
+  });
+}
+
+export function keyStatus(row: ApiKeyRow, now: number): ApiKey['status'] {
+  if (!keyIsLive(row, now)) return 'revoked';
+  return row.expires_at !== null ? 'expiring' : 'active';
+}
+
+export interface Rotation {
+  secretKey: string;
+  apiKey: ApiKeyRow;
+  previousKey: ApiKeyRow;
+}
+
+/**
+ * Replaces the caller's key: a new key of the same mode, and the old one retired at once or
+ * at the end of the grace period.
+ */
+export async function rotateKey(
+  deps: Deps,
+  caller: Caller,
+  gracePeriodSeconds: number,
+  intent?: IdempotencyIntent<Rotation>,
+): Promise<Rotation> {
+  return commit(deps, caller, intent, (tx, now) => {
+    const created = insertKey(tx, caller.accountId, caller.mode, now);
+    const endsAt = now + gracePeriodSeconds * 1000;
+    tx.accounts.retireKey(caller.keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
+    const apiKey = tx.accounts.key(created.id);
+    const previousKey = tx.accounts.key(caller.keyId);
+    if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
+    return { secretKey: created.secret, apiKey, previousKey };
+  });
+}
+
+export async function listKeys(
+  deps: Deps,
+  caller: Caller,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  return deps.store.read((tx) => tx.accounts.listKeys(caller.accountId, caller.mode, page));
+}

@@ -1,0 +1,51 @@
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { LedgerRow } from '../storage/rows.js';
+import type { Caller, Deps } from './context.js';
+import { timeConditions } from './payments.js';
+
+export async function getBalance(deps: Deps, caller: Caller) {
+  const balances = await deps.store.read((tx) => tx.ledger.balances(caller.walletId));
+  if (!balances.some((b) => b.currency === caller.defaultCurrency)) {
+    balances.unshift({ currency: caller.defaultCurrency, available: 0 });
+  }
+  return { walletId: caller.walletId, balances };
+}
+
+export async function listLedger(
+  deps: Deps,
+  caller: Caller,
+  filters: {
+    type?: string | undefined;
+    currency?: string | undefined;
+    created_gte?: number | undefined;
+    created_lt?: number | undefined;
+  },
+  page: PageRequest,
+) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.type) conditions.push(['type = ?', filters.type]);
+  if (filters.currency) conditions.push(['currency = ?', filters.currency]);
+  return deps.store.read((tx) => tx.ledger.list(caller.walletId, conditions, page));
+}
+
+/**
+ * The ledger entries of a period, oldest first, read in chunks of `chunkSize`: a large export
+ * never sits in memory whole, and never holds the database between chunks.
+ */
+export async function* iterateLedger(
+  deps: Deps,
+  caller: Caller,
+  range: { from: number; to: number; currency: string | null },
+  chunkSize = 1000,
+): AsyncGenerator<LedgerRow> {
+  let afterSeq = 0;
+  for (;;) {
+    const chunk = await deps.store.read((tx) =>
+      tx.ledger.rangeChunk(caller.walletId, range, afterSeq, chunkSize),
+    );
+    yield* chunk;
+    const last = chunk[chunk.length - 1];
+    if (!last || chunk.length < chunkSize) return;
+    afterSeq = last.seq;
+  }
+}

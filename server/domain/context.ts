@@ -1,0 +1,34 @@
+import type { Config } from '../config.js';
+import type { MobileMoneyOperator } from '../operators/operator.js';
+import type { Mode } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
+import type { Clock } from './clock.js';
+
+/** What every domain function may use: storage, time, the operators and the settings. */
+export interface Deps {
+  store: Store;
+  clock: Clock;
+  /** The operator adapter of each mode: the sandbox simulator never touches live money. */
+  operators: Record<Mode, MobileMoneyOperator>;
+  config: Config;
+}
+
+/** Who is calling: the account and mode their key grants, resolved by authentication. */
+export interface Caller {
+  accountId: string;
+  mode: Mode;
+  keyId: string;
+  walletId: string;
+  defaultCurrency: string;
+}
+
+/**
+ * A POST made with an Idempotency-Key: its response is rendered and stored in the same
+ * transaction as the work, so the work and its record commit together or not at all.
+ */
+export interface IdempotencyIntent<T> {
+  key: string;
+  fingerprint: string;
+  status: number;
+  render: (result: T) => unknown;
+}

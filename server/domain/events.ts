@@ -1,0 +1,50 @@
+import type { Event, EventName } from '../../generated/openapi.js';
+import type { Mode } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
+import { iso } from './clock.js';
+import { newId } from './ids.js';
+
+export interface TransactionOutcome {
+  transaction_id: string;
+  amount: number;
+  currency: string;
+  status: 'success' | 'failed' | 'expired';
+  reference: string | null;
+  failure_code: string | null;
+}
+
+/**
+ * Records an event in the caller's transaction, and queues one delivery per enabled endpoint
+ * that subscribes to it (the outbox): the event exists if and only if the change it announces
+ * was committed.
+ */
+export function recordEvent(
+  tx: Tx,
+  accountId: string,
+  mode: Mode,
+  name: EventName,
+  data: TransactionOutcome,
+  now: number,
+): Event {
+  const event = {
+    id: newId('evt'),
+    event: name,
+    data,
+    timestamp: iso(now),
+    mode,
+  } as Event;
+  tx.events.insertEvent({
+    id: event.id,
+    account_id: accountId,
+    mode,
+    event: name,
+    transaction_id: data.transaction_id,
+    payload: JSON.stringify(event),
+    created_at: now,
+  });
+  for (const endpoint of tx.events.enabledEndpoints(accountId, mode)) {
+    const subscribed = endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(name);
+    if (subscribed) tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
+  }
+  return event;
+}

@@ -1,0 +1,28 @@
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { Caller, Deps } from './context.js';
+import { timeConditions } from './payments.js';
+
+export interface LogFilters {
+  method?: string | undefined;
+  path?: string | undefined;
+  status?: number | undefined;
+  status_class?: string | undefined;
+  error_code?: string | undefined;
+  request_id?: string | undefined;
+  created_gte?: number | undefined;
+  created_lt?: number | undefined;
+}
+
+export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, page: PageRequest) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.method) conditions.push(['method = ?', filters.method]);
+  if (filters.path) conditions.push(['path = ?', filters.path]);
+  if (filters.status !== undefined) conditions.push(['status = ?', filters.status]);
+  if (filters.status_class) {
+    const base = Number(filters.status_class[0]) * 100;
+    conditions.push(['status >= ? AND status < ?', base, base + 100]);
+  }
+  if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
+  if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
+  return deps.store.read((tx) => tx.logs.list(caller.accountId, caller.mode, conditions, page));
+}

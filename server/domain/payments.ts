@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { PaymentRow } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { ApiError, notFound } from './errors.js';
+import { newId, randomBase62 } from './ids.js';
+import { commit } from './transaction.js';
+
+/** A payment names an existing, active service of its own account and mode. */
+function requireActiveService(tx: Tx, caller: Caller, serviceId: string): void {
+  const service = tx.services.get(caller.accountId, caller.mode, serviceId);
+  if (!service) {
+    throw new ApiError(
+      422,
+      'service_not_found',
+      `No service ${serviceId} exists in this account and mode.`,
+      'service_id',
+    );
+  }
+  if (service.status !== 'active') {
+    throw new ApiError(
+      422,
+      'service_inactive',
+      `The service ${serviceId} is ${service.status} and takes no payments.`,
+      'service_id',
+    );
+  }
+}
+
+function basePayment(
+  caller: Caller,
+  now: number,
+): Pick<
+  PaymentRow,
+  | 'id'
+  | 'account_id'
+  | 'mode'
+  | 'status'
+  | 'failure_code'
+  | 'refunded_amount'
+  | 'created_at'
+  | 'updated_at'
+  | 'completed_at'
+> {
+  return {
+    id: newId('pay'),
+    account_id: caller.accountId,
+    mode: caller.mode,
+    status: 'initiated',
+    failure_code: null,
+    refunded_amount: 0,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
+}
+
+/**
+ * Starts a direct payment: records it `initiated` with the operator reference chosen now, then
+ * (after the commit) asks the operator to push the approval to the customer's phone. The
+ * settlement worker follows it to its final state.
+ */
+export async function createDirectPayment(
+  deps: Deps,
+  caller: Caller,
+  input: PaymentCreate,
+  intent?: IdempotencyIntent<PaymentRow>,
+): Promise<PaymentRow> {
+  const payment = await commit(deps, caller, intent, (tx, now) => {
+    requireActiveService(tx, caller, input.service_id);
+    const row: Omit<PaymentRow, 'seq'> = {
+      ...basePayment(caller, now),
+      amount: input.amount,
+      currency: input.currency,
+      flow: 'direct',
+      payment_method: input.payment_method,
+      customer_msisdn: input.customer_msisdn,
+      service_id: input.service_id,
+      reference: input.reference ?? null,
+      checkout_token: null,
+      operator_ref: randomUUID(),
+      next_check_at: now,
+      expires_at: now + deps.config.paymentExpirySeconds * 1000,
+    };
+    tx.payments.insert(row);
+    return tx.payments.get(caller.accountId, caller.mode, row.id) as PaymentRow;
+  });
+  await askOperatorToCollect(deps, payment);
+  return payment;
+}
+
+async function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<void> {
+  if (!payment.operator_ref || !payment.customer_msisdn || !payment.payment_method) return;
+  // The payment is committed first: if the operator call fails, the status check finds out.
+  await deps.operators[payment.mode].requestToPay({
+    operatorRef: payment.operator_ref,
+    amount: payment.amount,
+    currency: payment.currency,
+    msisdn: payment.customer_msisdn,
+    paymentMethod: payment.payment_method,
+  });
+}
+
+/** Starts a hosted payment: no charge yet, a checkout link the customer pays through. */
+export async function initiateHostedPayment(
+  deps: Deps,
+  caller: Caller,
+  input: HostedPaymentCreate,
+  intent?: IdempotencyIntent<PaymentRow>,
+): Promise<PaymentRow> {
+  return commit(deps, caller, intent, (tx, now) => {
+    requireActiveService(tx, caller, input.service_id);
+    const row: Omit<PaymentRow, 'seq'> = {
+      ...basePayment(caller, now),
+      amount: input.amount,
+      currency: input.currency,
+      flow: 'hosted',
+      payment_method: input.payment_method ?? null,
+      customer_msisdn: input.customer_msisdn ?? null,
+      service_id: input.service_id,
+      reference: input.reference ?? null,
+      checkout_token: `cs_${randomBase62(32)}`,
+      operator_ref: null,
+      next_check_at: null,
+      expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
+    };
+    tx.payments.insert(row);
+    return tx.payments.get(caller.accountId, caller.mode, row.id) as PaymentRow;
+  });
+}
+
+export async function getPayment(deps: Deps, caller: Caller, id: string): Promise<PaymentRow> {
+  const row = await deps.store.read((tx) => tx.payments.get(caller.accountId, caller.mode, id));
+  if (!row) throw notFound('payment', id);
+  return row;
+}
+
+export interface PaymentFilters {
+  status?: string | undefined;
+  service_id?: string | undefined;
+  flow?: string | undefined;
+  created_gte?: number | undefined;
+  created_lt?: number | undefined;
+}
+
+export function timeConditions(filters: {
+  created_gte?: number | undefined;
+  created_lt?: number | undefined;
+}) {
+  const conditions: Condition[] = [];
+  if (filters.created_gte !== undefined) conditions.push(['created_at >= ?', filters.created_gte]);
+  if (filters.created_lt !== undefined) conditions.push(['created_at < ?', filters.created_lt]);
+  return conditions;
+}
+
+export async function listPayments(deps: Deps, caller: Caller, filters: PaymentFilters, page: PageRequest) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.status) conditions.push(['status = ?', filters.status]);
+  if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
+  if (filters.flow) conditions.push(['flow = ?', filters.flow]);
+  return deps.store.read((tx) => tx.payments.list(caller.accountId, caller.mode, conditions, page));
+}
+
+/** What the hosted checkout page needs to show, found by the link's token. */
+export async function findCheckout(deps: Deps, token: string) {
+  return deps.store.read((tx) => {
+    const payment = tx.payments.byCheckoutToken(token);
+    if (!payment) return undefined;
+    const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    return { payment, serviceName: service?.name ?? '' };
+  });
+}
+
+export type CheckoutResult =
+  | { ok: true; payment: PaymentRow }
+  | { ok: false; reason: 'not_found' | 'expired' | 'already_paid' | 'closed'; payment?: PaymentRow };
+
+/**
+ * The customer pays a hosted payment: the link must be open and unpaid; the charge is sent
+ * once (a second submit finds `operator_ref` set and is refused).
+ */
+export async function payCheckout(
+  deps: Deps,
+  token: string,
+  input: { msisdn: string; paymentMethod: 'mtn_momo' | 'orange_money' },
+): Promise<CheckoutResult> {
+  const now = deps.clock.now();
+  const result = await deps.store.transact((tx): CheckoutResult => {
+    const payment = tx.payments.byCheckoutToken(token);
+    if (!payment) return { ok: false, reason: 'not_found' };
+    if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
+    if (payment.expires_at <= now) return { ok: false, reason: 'expired', payment };
+    if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
+    tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
+    return { ok: true, payment: tx.payments.byId(payment.id) as PaymentRow };
+  });
+  if (result.ok) await askOperatorToCollect(deps, result.payment);
+  return result;
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { PayoutRow, WalletRow } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { ApiError, notFound } from './errors.js';
+import { recordEvent } from './events.js';
+import { newId } from './ids.js';
+import { credit, debit } from './ledger.js';
+import { timeConditions } from './payments.js';
+import { commit } from './transaction.js';
+
+type Recipient = { msisdn: string; wallet: null } | { msisdn: null; wallet: WalletRow };
+
+interface PayoutPlan {
+  amount: number;
+  currency: string;
+  payoutType: PayoutRow['payout_type'];
+  recipient: Recipient;
+  reference: string | null;
+  paymentId: string | null;
+  bulkId: string | null;
+}
+
+/** Exactly one recipient; a withdrawal goes to a number; a wallet exists in this mode and is not ours. */
+function resolveRecipient(
+  tx: Tx,
+  caller: Caller,
+  item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type'>,
+  prefix: string,
+): Recipient {
+  const hasMsisdn = item.recipient_msisdn !== undefined;
+  const hasWallet = item.recipient_wallet_id !== undefined;
+  if (hasMsisdn === hasWallet) {
+    throw new ApiError(
+      400,
+      'invalid_recipient',
+      'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
+      `${prefix}recipient_msisdn`,
+    );
+  }
+  if (item.recipient_msisdn !== undefined) return { msisdn: item.recipient_msisdn, wallet: null };
+  const param = `${prefix}recipient_wallet_id`;
+  if (item.payout_type === 'withdrawal') {
+    throw new ApiError(
+      400,
+      'invalid_recipient',
+      'A withdrawal goes to a Mobile Money number (recipient_msisdn); use payout_type transfer for a wallet.',
+      param,
+    );
+  }
+  const walletId = item.recipient_wallet_id as string;
+  const wallet = tx.accounts.walletById(walletId);
+  if (!wallet || wallet.mode !== caller.mode) {
+    throw new ApiError(422, 'wallet_not_found', `No wallet ${walletId} exists in this mode.`, param);
+  }
+  if (wallet.account_id === caller.accountId) {
+    throw new ApiError(422, 'self_transfer', 'A transfer cannot go to your own wallet.', param);
+  }
+  return { msisdn: null, wallet };
+}
+
+function describe(plan: PayoutPlan): string {
+  if (plan.payoutType === 'refund') return `Refund of ${plan.paymentId} to ${plan.recipient.msisdn}`;
+  const to = plan.recipient.msisdn ?? plan.recipient.wallet?.id;
+  return `${plan.payoutType === 'withdrawal' ? 'Withdrawal' : 'Transfer'} to ${to}`;
+}
+
+function insufficient(available: number, amount: number, currency: string): ApiError {
+  return new ApiError(
+    403,
+    'insufficient_balance',
+    `The Main Balance (${available} ${currency}) cannot fund this payout of ${amount} ${currency}.`,
+  );
+}
+
+/**
+ * Debits the Main Balance and records the payout in the caller's transaction. A transfer to
+ * another user's wallet is internal and completes at once; a payout to a number waits for the
+ * operator.
+ */
+function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now: number): PayoutRow {
+  const id = newId('po');
+  const debited = debit(tx, {
+    walletId: caller.walletId,
+    currency: plan.currency,
+    amount: plan.amount,
+    type: 'payout',
+    sourceId: id,
+    description: describe(plan),
+    now,
+  });
+  if (!debited.ok) throw insufficient(debited.available, plan.amount, plan.currency);
+  const internal = plan.recipient.wallet !== null;
+  tx.payouts.insert({
+    id,
+    account_id: caller.accountId,
+    mode: caller.mode,
+    amount: plan.amount,
+    currency: plan.currency,
+    status: internal ? 'success' : 'pending',
+    payout_type: plan.payoutType,
+    recipient_msisdn: plan.recipient.msisdn,
+    recipient_wallet_id: plan.recipient.wallet?.id ?? null,
+    payment_id: plan.paymentId,
+    bulk_id: plan.bulkId,
+    reference: plan.reference,
+    failure_code: null,
+    operator_ref: internal ? null : randomUUID(),
+    next_check_at: internal ? null : now,
+    expires_at: now + deps.config.payoutTimeoutSeconds * 1000,
+    created_at: now,
+    updated_at: now,
+    completed_at: internal ? now : null,
+  });
+  if (plan.recipient.wallet) {
+    credit(tx, {
+      walletId: plan.recipient.wallet.id,
+      currency: plan.currency,
+      amount: plan.amount,
+      type: 'transfer_in',
+      sourceId: id,
+      description: `Transfer from ${caller.walletId}`,
+      now,
+    });
+    recordEvent(
+      tx,
+      caller.accountId,
+      caller.mode,
+      'payout.completed',
+      {
+        transaction_id: id,
+        amount: plan.amount,
+        currency: plan.currency,
+        status: 'success',
+        reference: plan.reference,
+        failure_code: null,
+      },
+      now,
+    );
+  }
+  return tx.payouts.get(caller.accountId, caller.mode, id) as PayoutRow;
+}
+
+async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<void> {
+  for (const payout of payouts) {
+    if (!payout.operator_ref || !payout.recipient_msisdn) continue;
+    await deps.operators[payout.mode].transfer({
+      operatorRef: payout.operator_ref,
+      amount: payout.amount,
+      currency: payout.currency,
+      msisdn: payout.recipient_msisdn,
+    });
+  }
+}
+
+export async function createPayout(
+  deps: Deps,
+  caller: Caller,
+  input: PayoutCreate,
+  intent?: IdempotencyIntent<PayoutRow>,
+): Promise<PayoutRow> {
+  const payout = await commit(deps, caller, intent, (tx, now) =>
+    executePayout(
+      deps,
+      tx,
+      caller,
+      {
+        amount: input.amount,
+        currency: input.currency ?? caller.defaultCurrency,
+        payoutType: input.payout_type,
+        recipient: resolveRecipient(tx, caller, input, ''),
+        reference: input.reference ?? null,
+        paymentId: null,
+        bulkId: null,
+      },
+      now,
+    ),
+  );
+  await askOperatorToTransfer(deps, [payout]);
+  return payout;
+}
+
+export interface BulkPayout {
+  bulkId: string;
+  currency: string;
+  totalAmount: number;
+  payouts: PayoutRow[];
+}
+
+/** All items are checked and the total funded before any moves: the batch is all or nothing. */
+export async function createBulkPayout(
+  deps: Deps,
+  caller: Caller,
+  input: BulkPayoutCreate,
+  intent?: IdempotencyIntent<BulkPayout>,
+): Promise<BulkPayout> {
+  if (input.items.length > deps.config.bulkPayoutMaxItems) {
+    throw new ApiError(
+      400,
+      'too_many_items',
+      `A bulk payout may have at most ${deps.config.bulkPayoutMaxItems} items.`,
+      'items',
+    );
+  }
+  const currency = input.currency ?? caller.defaultCurrency;
+  const bulk = await commit(deps, caller, intent, (tx, now) => {
+    const bulkId = newId('bulk');
+    const plans: PayoutPlan[] = input.items.map((item, index) => ({
+      amount: item.amount,
+      currency,
+      payoutType: item.payout_type,
+      recipient: resolveRecipient(tx, caller, item, `items[${index}].`),
+      reference: item.reference ?? null,
+      paymentId: null,
+      bulkId,
+    }));
+    const totalAmount = plans.reduce((sum, plan) => sum + plan.amount, 0);
+    const available = tx.ledger.available(caller.walletId, currency);
+    if (available < totalAmount) throw insufficient(available, totalAmount, currency);
+    const payouts = plans.map((plan) => executePayout(deps, tx, caller, plan, now));
+    return { bulkId, currency, totalAmount, payouts };
+  });
+  await askOperatorToTransfer(deps, bulk.payouts);
+  return bulk;
+}
+
+/** Refunds a successful payment, at most what remains of it, as a payout to its payer. */
+export async function createRefund(
+  deps: Deps,
+  caller: Caller,
+  input: RefundCreate,
+  intent?: IdempotencyIntent<PayoutRow>,
+): Promise<PayoutRow> {
+  const refund = await commit(deps, caller, intent, (tx, now) => {
+    const payment = tx.payments.get(caller.accountId, caller.mode, input.payment_id);
+    if (!payment) throw notFound('payment', input.payment_id);
+    if (payment.status !== 'success' || !payment.customer_msisdn) {
+      throw new ApiError(
+        409,
+        'payment_not_refundable',
+        `Only successful payments can be refunded; this one is ${payment.status}.`,
+        'payment_id',
+      );
+    }
+    const remaining = payment.amount - payment.refunded_amount;
+    const amount = input.amount ?? remaining;
+    if (amount > remaining || amount <= 0) {
+      throw new ApiError(
+        422,
+        'refund_exceeds_payment',
+        `At most ${remaining} ${payment.currency} of this payment remains to refund.`,
+        'amount',
+      );
+    }
+    const payout = executePayout(
+      deps,
+      tx,
+      caller,
+      {
+        amount,
+        currency: payment.currency,
+        payoutType: 'refund',
+        recipient: { msisdn: payment.customer_msisdn, wallet: null },
+        reference: input.reference ?? null,
+        paymentId: payment.id,
+        bulkId: null,
+      },
+      now,
+    );
+    tx.payments.addRefunded(payment.id, amount, now);
+    return payout;
+  });
+  await askOperatorToTransfer(deps, [refund]);
+  return refund;
+}
+
+export async function getPayout(deps: Deps, caller: Caller, id: string): Promise<PayoutRow> {
+  const row = await deps.store.read((tx) => tx.payouts.get(caller.accountId, caller.mode, id));
+  if (!row) throw notFound('payout', id);
+  return row;
+}
+
+export interface PayoutFilters {
+  status?: string | undefined;
+  payout_type?: string | undefined;
+  bulk_id?: string | undefined;
+  payment_id?: string | undefined;
+  created_gte?: number | undefined;
+  created_lt?: number | undefined;
+}
+
+export async function listPayouts(deps: Deps, caller: Caller, filters: PayoutFilters, page: PageRequest) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.status) conditions.push(['status = ?', filters.status]);
+  if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
+  if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
+  if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
+  return deps.store.read((tx) => tx.payouts.list(caller.accountId, caller.mode, conditions, page));
+}

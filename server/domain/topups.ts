@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { TopupCreate } from '../../generated/openapi.js';
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { TopupRow } from '../storage/rows.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { notFound } from './errors.js';
+import { newId } from './ids.js';
+import { timeConditions } from './payments.js';
+import { commit } from './transaction.js';
+
+/** Pulls money from the account owner's Mobile Money account into the Main Balance. */
+export async function createTopup(
+  deps: Deps,
+  caller: Caller,
+  input: TopupCreate,
+  intent?: IdempotencyIntent<TopupRow>,
+): Promise<TopupRow> {
+  const topup = await commit(deps, caller, intent, (tx, now) => {
+    const row: Omit<TopupRow, 'seq'> = {
+      id: newId('tu'),
+      account_id: caller.accountId,
+      mode: caller.mode,
+      amount: input.amount,
+      currency: input.currency,
+      status: 'initiated',
+      payer_msisdn: input.payer_msisdn,
+      payment_method: input.payment_method,
+      reference: input.reference ?? null,
+      failure_code: null,
+      operator_ref: randomUUID(),
+      next_check_at: now,
+      expires_at: now + deps.config.paymentExpirySeconds * 1000,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    };
+    tx.topups.insert(row);
+    return tx.topups.get(caller.accountId, caller.mode, row.id) as TopupRow;
+  });
+  await deps.operators[topup.mode].requestToPay({
+    operatorRef: topup.operator_ref as string,
+    amount: topup.amount,
+    currency: topup.currency,
+    msisdn: topup.payer_msisdn,
+    paymentMethod: topup.payment_method,
+  });
+  return topup;
+}
+
+export async function getTopup(deps: Deps, caller: Caller, id: string): Promise<TopupRow> {
+  const row = await deps.store.read((tx) => tx.topups.get(caller.accountId, caller.mode, id));
+  if (!row) throw notFound('top-up', id);
+  return row;
+}
+
+export async function listTopups(
+  deps: Deps,
+  caller: Caller,
+  filters: { status?: string | undefined; created_gte?: number | undefined; created_lt?: number | undefined },
+  page: PageRequest,
+) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.status) conditions.push(['status = ?', filters.status]);
+  return deps.store.read((tx) => tx.topups.list(caller.accountId, caller.mode, conditions, page));
+}

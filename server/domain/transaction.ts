@@ -1,0 +1,47 @@
+import type { Tx } from '../storage/store.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Thrown (rolling the transaction back) when another request with the same Idempotency-Key
+ * committed between our look-up and our commit. The HTTP layer then replays that response.
+ */
+export class IdempotencyRace extends Error {
+  constructor(readonly key: string) {
+    super('Another request with this Idempotency-Key committed first.');
+    this.name = 'IdempotencyRace';
+  }
+}
+
+/**
+ * Runs `work` as one transaction and, for an idempotent POST, stores its rendered response in
+ * that same transaction.
+ */
+export async function commit<T>(
+  deps: Deps,
+  caller: Caller,
+  intent: IdempotencyIntent<T> | undefined,
+  work: (tx: Tx, now: number) => T,
+): Promise<T> {
+  const now = deps.clock.now();
+  return deps.store.transact((tx) => {
+    const result = work(tx, now);
+    if (intent) {
+      const saved = tx.idempotency.save(
+        caller.accountId,
+        caller.mode,
+        intent.key,
+        {
+          fingerprint: intent.fingerprint,
+          status_code: intent.status,
+          body: JSON.stringify(intent.render(result)),
+          created_at: now,
+        },
+        now - idempotencyWindowMs,
+      );
+      if (!saved) throw new IdempotencyRace(intent.key);
+    }
+    return result;
+  });
+}

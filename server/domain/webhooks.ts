@@ -1,0 +1,170 @@
+import type { EventName, WebhookEndpointCreate, WebhookEndpointUpdate } from '../../generated/openapi.js';
+import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
+import { generateWebhookSecret } from '../webhooks/signature.js';
+import { checkWebhookUrl } from '../webhooks/url-policy.js';
+import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { ApiError, notFound } from './errors.js';
+import { newId } from './ids.js';
+import { timeConditions } from './payments.js';
+import { commit } from './transaction.js';
+
+/**
+ * Live endpoints must be public. Sandbox endpoints may be local receivers, unless the operator
+ * of a shared deployment turns that off (it would let any sandbox user reach internal hosts).
+ */
+async function requireAllowedUrl(deps: Deps, caller: Caller, url: string): Promise<void> {
+  const policy = caller.mode === 'test' && deps.config.webhookAllowPrivateUrlsInTest ? 'test' : 'live';
+  const verdict = await checkWebhookUrl(url, policy);
+  if (!verdict.ok) throw new ApiError(400, 'invalid_field', verdict.reason, 'url');
+}
+
+export async function createWebhookEndpoint(
+  deps: Deps,
+  caller: Caller,
+  input: WebhookEndpointCreate,
+  intent?: IdempotencyIntent<WebhookEndpointRow>,
+): Promise<WebhookEndpointRow> {
+  await requireAllowedUrl(deps, caller, input.url);
+  return commit(deps, caller, intent, (tx, now) => {
+    const id = newId('we');
+    tx.events.insertEndpoint({
+      id,
+      account_id: caller.accountId,
+      mode: caller.mode,
+      url: input.url,
+      events: input.events ? JSON.stringify(input.events) : null,
+      description: input.description ?? null,
+      status: 'enabled',
+      secret: generateWebhookSecret(),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    });
+    return tx.events.endpointById(id) as WebhookEndpointRow;
+  });
+}
+
+export async function getWebhookEndpoint(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+): Promise<WebhookEndpointRow> {
+  const row = await deps.store.read((tx) => tx.events.getEndpoint(caller.accountId, caller.mode, id));
+  if (!row) throw notFound('webhook endpoint', id);
+  return row;
+}
+
+export async function listWebhookEndpoints(deps: Deps, caller: Caller, page: PageRequest) {
+  return deps.store.read((tx) => tx.events.listEndpoints(caller.accountId, caller.mode, page));
+}
+
+export async function updateWebhookEndpoint(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  changes: WebhookEndpointUpdate,
+): Promise<WebhookEndpointRow> {
+  if (changes.url !== undefined) await requireAllowedUrl(deps, caller, changes.url);
+  return commit(deps, caller, undefined, (tx, now) => {
+    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+    if (!row) throw notFound('webhook endpoint', id);
+    const updated: WebhookEndpointRow = {
+      ...row,
+      url: changes.url ?? row.url,
+      events: changes.events ? JSON.stringify(changes.events) : row.events,
+      description: changes.description === undefined ? row.description : changes.description,
+      status: changes.status ?? row.status,
+      updated_at: now,
+    };
+    tx.events.updateEndpoint(updated);
+    return updated;
+  });
+}
+
+/** Deletes an endpoint and cancels what was still queued for it. */
+export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: string): Promise<void> {
+  await commit(deps, caller, undefined, (tx, now) => {
+    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+    if (!row) throw notFound('webhook endpoint', id);
+    tx.events.updateEndpoint({ ...row, deleted_at: now, updated_at: now });
+    tx.events.cancelDeliveries(id);
+  });
+}
+
+export async function rotateWebhookEndpointSecret(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  intent?: IdempotencyIntent<WebhookEndpointRow>,
+): Promise<WebhookEndpointRow> {
+  return commit(deps, caller, intent, (tx, now) => {
+    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+    if (!row) throw notFound('webhook endpoint', id);
+    const updated = { ...row, secret: generateWebhookSecret(), updated_at: now };
+    tx.events.updateEndpoint(updated);
+    return updated;
+  });
+}
+
+export async function listEvents(
+  deps: Deps,
+  caller: Caller,
+  filters: {
+    event?: string | undefined;
+    transaction_id?: string | undefined;
+    created_gte?: number | undefined;
+    created_lt?: number | undefined;
+  },
+  page: PageRequest,
+) {
+  const conditions: Condition[] = timeConditions(filters);
+  if (filters.event) conditions.push(['event = ?', filters.event]);
+  if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
+  return deps.store.read((tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
+}
+
+export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {
+  const row = await deps.store.read((tx) => tx.events.getEvent(caller.accountId, caller.mode, id));
+  if (!row) throw notFound('event', id);
+  return row;
+}
+
+export async function listEventDeliveries(deps: Deps, caller: Caller, eventId: string, page: PageRequest) {
+  return deps.store.read((tx) => {
+    if (!tx.events.getEvent(caller.accountId, caller.mode, eventId)) throw notFound('event', eventId);
+    return tx.events.listDeliveries(eventId, page);
+  });
+}
+
+/** Queues a fresh delivery of an event, whatever happened to the earlier ones. */
+export async function resendEvent(
+  deps: Deps,
+  caller: Caller,
+  eventId: string,
+  endpointId: string | undefined,
+  intent?: IdempotencyIntent<DeliveryRow[]>,
+): Promise<DeliveryRow[]> {
+  return commit(deps, caller, intent, (tx, now) => {
+    const event = tx.events.getEvent(caller.accountId, caller.mode, eventId);
+    if (!event) throw notFound('event', eventId);
+    let endpoints: WebhookEndpointRow[];
+    if (endpointId !== undefined) {
+      const endpoint = tx.events.getEndpoint(caller.accountId, caller.mode, endpointId);
+      if (!endpoint) throw notFound('webhook endpoint', endpointId);
+      endpoints = [endpoint];
+    } else {
+      endpoints = tx.events
+        .enabledEndpoints(caller.accountId, caller.mode)
+        .filter(
+          (e) =>
+            e.events === null || (JSON.parse(e.events) as EventName[]).includes(event.event as EventName),
+        );
+    }
+    return endpoints.map((endpoint) => {
+      const id = newId('whd');
+      tx.events.insertDelivery(id, event.id, endpoint.id, now, now);
+      return tx.events.delivery(id) as DeliveryRow;
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { ErrorCode } from '../../generated/openapi.js';
+import type { Deps } from '../domain/context.js';
+import { ApiError } from '../domain/errors.js';
+import { IdempotencyRace } from '../domain/transaction.js';
+import { replayStored } from './idempotency.js';
+import { isValidatorError, requestValidationError } from './validation-errors.js';
+
+/** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
+const unavailableSqliteCodes = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
+
+/** Body-parser's errors, which carry a `type`. */
+function bodyParserError(err: { type?: unknown; status?: unknown }): ApiError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new ApiError(400, 'malformed_json', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new ApiError(413, 'payload_too_large', 'The request body is too large.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 application/json.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ApiError(400, 'malformed_json', 'The request body could not be read.');
+    default:
+      return undefined;
+  }
+}
+
+function toApiError(err: unknown, bodyLimit: number): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (typeof err !== 'object' || err === null) return undefined;
+  const parserError = bodyParserError(err as { type?: unknown });
+  if (parserError) {
+    return parserError.code === 'payload_too_large'
+      ? new ApiError(413, 'payload_too_large', `The request body exceeds ${bodyLimit} bytes.`)
+      : parserError;
+  }
+  if (isValidatorError(err)) {
+    const responseProblem = err.errors?.some(
+      (e) => e.path.startsWith('/response') || e.path.startsWith('.response'),
+    );
+    if (responseProblem || err.status >= 500) return undefined;
+    if (err.status === 404) return new ApiError(404, 'route_not_found', 'No such path in this API.');
+    if (err.status === 405)
+      return new ApiError(405, 'method_not_allowed', 'This path does not accept this method.');
+    if (err.status === 415) {
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    }
+    if (err.status === 413)
+      return new ApiError(413, 'payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
+    return requestValidationError(err);
+  }
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && unavailableSqliteCodes.test(code)) {
+    return new ApiError(
+      503,
+      'service_unavailable',
+      'The service is temporarily unavailable; nothing was changed. Retry shortly.',
+      undefined,
+      undefined,
+      { cause: err },
+    );
+  }
+  return undefined;
+}
+
+export function errorBody(
+  requestId: string,
+  code: ErrorCode,
+  message: string,
+  param?: string,
+  details?: unknown,
+) {
+  return {
+    status: 'error' as const,
+    error: {
+      code,
+      message,
+      request_id: requestId,
+      ...(param !== undefined ? { param } : {}),
+      ...(details !== undefined ? { details } : {}),
+    },
+  };
+}
+
+/**
+ * The one place errors become responses: every failure gets the error envelope with a stable
+ * code and the request id. Unknown errors are logged with their cause and answered as a plain
+ * 500 that shows nothing of them.
+ */
+export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
+  return async (err, req, res, _next) => {
+    const requestId = req.context?.requestId ?? 'req_unknown';
+    if (err instanceof IdempotencyRace && req.context.caller) {
+      try {
+        if (await replayStored(deps, req.context.caller, req, res)) return;
+      } catch (replayError) {
+        err = replayError;
+      }
+    }
+    const apiError = toApiError(err, deps.config.bodyLimitBytes);
+    const status = apiError?.status ?? 500;
+    const code: ErrorCode = apiError?.code ?? 'internal_error';
+    if (!apiError || status >= 500) {
+      logger.error({ err, requestId, method: req.method, path: req.path }, 'request failed');
+    }
+    req.context.errorCode = code;
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const message = apiError?.message ?? 'Something went wrong on our side. Nothing is shown of it here.';
+    if (status === 503) res.setHeader('Retry-After', '1');
+    res.status(status).json(errorBody(requestId, code, message, apiError?.param, apiError?.details));
+  };
+}
+
+/** Paths outside the API's routes. */
+export const routeNotFound: RequestHandler = () => {
+  throw new ApiError(404, 'route_not_found', 'No such path in this API.');
+};

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Caller, Deps, IdempotencyIntent } from '../domain/context.js';
+import { ApiError } from '../domain/errors.js';
+import { idempotencyWindowMs } from '../domain/transaction.js';
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function fingerprintOf(req: Request): string {
+  return createHash('sha256')
+    .update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`)
+    .digest('hex');
+}
+
+const reused = () =>
+  new ApiError(
+    409,
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with a different request.',
+  );
+
+/**
+ * Replays the stored response for the request's Idempotency-Key, if there is one. Returns
+ * false when nothing is stored; throws 409 when the key belongs to another request.
+ */
+export async function replayStored(
+  deps: Deps,
+  caller: Caller,
+  req: Request,
+  res: Response,
+): Promise<boolean> {
+  const intent = req.context.idempotency;
+  if (!intent) return false;
+  const now = deps.clock.now();
+  const stored = await deps.store.read((tx) =>
+    tx.idempotency.find(caller.accountId, caller.mode, intent.key, now - idempotencyWindowMs),
+  );
+  if (!stored) return false;
+  if (stored.fingerprint !== intent.fingerprint) throw reused();
+  res
+    .status(stored.status_code)
+    .setHeader('Idempotent-Replayed', 'true')
+    .type('application/json')
+    .send(stored.body);
+  return true;
+}
+
+/**
+ * For a POST with an Idempotency-Key: replays the first response of a repeated request and
+ * refuses the key's reuse for another; otherwise lets the request run, remembering the key so
+ * the route stores its response in the same transaction as its work.
+ */
+export function idempotentPosts(deps: Deps): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get('idempotency-key');
+    const caller = req.context.caller;
+    if (req.method !== 'POST' || key === undefined || !caller) return next();
+    req.context.idempotency = { key, fingerprint: fingerprintOf(req) };
+    if (await replayStored(deps, caller, req, res)) return;
+    next();
+  };
+}
+
+/** The intent a route hands to the domain so its response is stored with its work. */
+export function idempotencyIntent<T>(
+  req: Request,
+  status: number,
+  render: (result: T) => unknown,
+): IdempotencyIntent<T> | undefined {
+  const intent = req.context.idempotency;
+  return intent ? { ...intent, status, render } : undefined;
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { parse } from 'yaml';
+
+export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+
+/**
+ * The contract without its examples. Examples are documentation; left in, the validator's Ajv
+ * (draft-04 for OpenAPI 3.0) reads their `id` fields as schema ids and refuses duplicates.
+ */
+function contractWithoutExamples(): object {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => key !== 'example' && key !== 'examples')
+        .map(([key, value]) => [key, strip(value)]),
+    );
+  };
+  return strip(parse(readFileSync(specPath, 'utf8'))) as object;
+}
+
+/**
+ * Validates every request against openapi.yaml, and every response too when
+ * `validateResponses` is on (development and tests): a response that breaks the contract fails
+ * loudly here instead of reaching an integrator. Authentication is ours (authenticate.ts), so
+ * the validator's security check is off.
+ */
+export function contractValidator(options: { validateResponses: boolean }) {
+  return OpenApiValidator.middleware({
+    // biome-ignore lint/suspicious/noExplicitAny: the validator types its spec as a full OpenAPI document
+    apiSpec: contractWithoutExamples() as any,
+    validateRequests: { allowUnknownQueryParameters: false },
+    validateResponses: options.validateResponses,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+  });
+}

@@ -1,0 +1,181 @@
+import type {
+  ApiKey,
+  BalanceTransaction,
+  Delivery,
+  Event,
+  Log,
+  Payment,
+  Payout,
+  Service,
+  Topup,
+  WebhookEndpoint,
+} from '../../generated/openapi.js';
+import { eventNameValues } from '../../generated/openapi.js';
+import { keyStatus } from '../domain/accounts.js';
+import { iso } from '../domain/clock.js';
+import type { Page } from '../storage/pagination.js';
+import type {
+  ApiKeyRow,
+  CallLogRow,
+  DeliveryRow,
+  EventRow,
+  LedgerRow,
+  PaymentRow,
+  PayoutRow,
+  ServiceRow,
+  TopupRow,
+  WebhookEndpointRow,
+} from '../storage/rows.js';
+
+/** Stored rows as the contract shows them: ISO times, no internal columns. */
+
+export function toPayment(row: PaymentRow, publicUrl: string): Payment {
+  return {
+    transaction_id: row.id,
+    amount: row.amount,
+    currency: row.currency as Payment['currency'],
+    status: row.status,
+    flow: row.flow,
+    payment_method: row.payment_method as Payment['payment_method'],
+    customer_msisdn: row.customer_msisdn,
+    service_id: row.service_id,
+    reference: row.reference,
+    failure_code: row.failure_code as Payment['failure_code'],
+    refunded_amount: row.refunded_amount,
+    checkout_url: row.checkout_token ? `${publicUrl}/checkout/${row.checkout_token}` : null,
+    mode: row.mode,
+    expires_at: iso(row.expires_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+export function toPayout(row: PayoutRow): Payout {
+  return {
+    transaction_id: row.id,
+    amount: row.amount,
+    currency: row.currency as Payout['currency'],
+    status: row.status,
+    payout_type: row.payout_type,
+    recipient_msisdn: row.recipient_msisdn,
+    recipient_wallet_id: row.recipient_wallet_id,
+    payment_id: row.payment_id,
+    bulk_id: row.bulk_id,
+    reference: row.reference,
+    failure_code: row.failure_code as Payout['failure_code'],
+    mode: row.mode,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+export function toTopup(row: TopupRow): Topup {
+  return {
+    transaction_id: row.id,
+    amount: row.amount,
+    currency: row.currency as Topup['currency'],
+    status: row.status,
+    payer_msisdn: row.payer_msisdn,
+    payment_method: row.payment_method as Topup['payment_method'],
+    reference: row.reference,
+    failure_code: row.failure_code as Topup['failure_code'],
+    mode: row.mode,
+    expires_at: iso(row.expires_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    completed_at: iso(row.completed_at),
+  };
+}
+
+export function toService(row: ServiceRow): Service {
+  return {
+    service_id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type as Service['type'],
+    status: row.status,
+    mode: row.mode,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    deleted_at: iso(row.deleted_at),
+  };
+}
+
+export function toLedgerEntry(row: LedgerRow): BalanceTransaction {
+  return {
+    id: row.id,
+    type: row.type,
+    amount: row.amount,
+    currency: row.currency as BalanceTransaction['currency'],
+    balance_after: row.balance_after,
+    source_id: row.source_id,
+    description: row.description,
+    created_at: iso(row.created_at),
+  };
+}
+
+export function toEvent(row: EventRow): Event {
+  return JSON.parse(row.payload) as Event;
+}
+
+export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events ? (JSON.parse(row.events) as WebhookEndpoint['events']) : [...eventNameValues],
+    description: row.description,
+    status: row.status,
+    mode: row.mode,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    endpoint_id: row.endpoint_id,
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: iso(row.next_attempt_at),
+    last_attempt_at: iso(row.last_attempt_at),
+    last_response_status: row.last_response_status,
+    last_error: row.last_error,
+    last_duration_ms: row.last_duration_ms,
+    created_at: iso(row.created_at),
+  };
+}
+
+export function toLog(row: CallLogRow): Log {
+  return {
+    id: row.id,
+    request_id: row.request_id,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    duration_ms: row.duration_ms,
+    mode: row.mode ?? 'test',
+    key_id: row.key_id,
+    error_code: row.error_code,
+    created_at: iso(row.created_at),
+  };
+}
+
+export function toApiKey(row: ApiKeyRow, now: number): ApiKey {
+  const status = keyStatus(row, now);
+  return {
+    id: row.id,
+    mode: row.mode,
+    last4: row.last4,
+    status,
+    created_at: iso(row.created_at),
+    expires_at: status === 'revoked' ? iso(row.revoked_at ?? row.expires_at) : iso(row.expires_at),
+  };
+}
+
+export function toPage<A, B>(page: Page<A>, map: (item: A) => B): Page<B> {
+  return { items: page.items.map(map), has_more: page.has_more, next_cursor: page.next_cursor };
+}

@@ -1,0 +1,116 @@
+import { ApiError } from '../domain/errors.js';
+
+/** The shape of express-openapi-validator's errors. */
+export interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: Array<{ path: string; message: string; errorCode?: string }>;
+}
+
+export function isValidatorError(err: unknown): err is ValidatorError {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { status?: unknown }).status === 'number' &&
+    Array.isArray((err as { errors?: unknown }).errors)
+  );
+}
+
+interface Problem {
+  location: string;
+  param: string;
+  keyword: string;
+  message: string;
+}
+
+/** `/body/items/2/amount` → location `body`, param `items[2].amount`. */
+function problemOf(error: { path: string; message: string; errorCode?: string }): Problem {
+  const segments = error.path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  const location = segments.shift() ?? '';
+  let param = '';
+  for (const segment of segments)
+    param += /^\d+$/.test(segment) ? `[${segment}]` : param ? `.${segment}` : segment;
+  const keyword = (error.errorCode ?? '').replace(/\.openapi\.validation$/, '');
+  return { location, param, keyword, message: error.message };
+}
+
+function lastName(param: string): string {
+  return (
+    param
+      .split('.')
+      .pop()
+      ?.replace(/\[\d+\]$/, '') ?? param
+  );
+}
+
+/** The seed's rules first: a missing field, then an amount not greater than 0. */
+const precedence = [
+  'missing_field',
+  'unknown_field',
+  'invalid_amount',
+  'invalid_msisdn',
+  'too_many_items',
+  'invalid_field',
+  'invalid_parameter',
+] as const;
+
+function classify(p: Problem): { code: (typeof precedence)[number]; message: string } {
+  if (p.location !== 'body') {
+    return {
+      code: 'invalid_parameter',
+      message: p.param ? `The parameter ${p.param} ${p.message}.` : `The request ${p.message}.`,
+    };
+  }
+  if (p.keyword === 'required') {
+    return p.param
+      ? { code: 'missing_field', message: `The field ${p.param} is required.` }
+      : { code: 'missing_field', message: 'A JSON request body is required.' };
+  }
+  if (p.keyword === 'additionalProperties') {
+    return { code: 'unknown_field', message: `The field ${p.param} is not accepted here.` };
+  }
+  const name = lastName(p.param);
+  if (name === 'amount') {
+    if (p.keyword === 'minimum')
+      return { code: 'invalid_amount', message: 'The amount must be greater than 0.' };
+    if (p.keyword === 'maximum')
+      return { code: 'invalid_amount', message: 'The amount must be at most 1000000000.' };
+    return {
+      code: 'invalid_amount',
+      message: "The amount must be an integer number of the currency's minor unit, greater than 0.",
+    };
+  }
+  if (name.endsWith('msisdn')) {
+    return {
+      code: 'invalid_msisdn',
+      message: `The field ${p.param} must be a phone number in international format: country code first, digits only (for example 237670000000).`,
+    };
+  }
+  if (p.param === 'items' && p.keyword === 'maxItems') {
+    return { code: 'too_many_items', message: `A bulk payout ${p.message}.` };
+  }
+  return {
+    code: 'invalid_field',
+    message: p.param ? `The field ${p.param} ${p.message}.` : `The request body ${p.message}.`,
+  };
+}
+
+/** A validator rejection of a request, as one ApiError with every problem in `details`. */
+export function requestValidationError(err: ValidatorError): ApiError {
+  const problems = (err.errors ?? []).map(problemOf);
+  const classified = problems.map((p) => ({ problem: p, ...classify(p) }));
+  classified.sort((a, b) => precedence.indexOf(a.code) - precedence.indexOf(b.code));
+  const first = classified[0];
+  if (!first) return new ApiError(400, 'invalid_field', err.message);
+  const details = classified.map((c) => ({
+    param: c.problem.param || c.problem.location,
+    message: c.message,
+  }));
+  return new ApiError(
+    400,
+    first.code,
+    first.message,
+    first.problem.param || undefined,
+    details.length > 1 ? details : undefined,
+  );
+}

@@ -1,0 +1,63 @@
+import { ConfigError, loadConfig } from './config.js';
+import { createAccount } from './domain/accounts.js';
+import { createLogger } from './observability/logger.js';
+import { startService } from './service.js';
+
+/**
+ * `npm start`: serves the API, and on the first run creates a sandbox account and prints how
+ * to call it.
+ */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const service = await startService({ config, logger });
+  logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
+
+  const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());
+  if (!existing) {
+    const account = await createAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
+    console.log(
+      [
+        '',
+        'A sandbox account was created for you (shown once; keys are stored hashed):',
+        `  API user:  ${account.apiUser}`,
+        `  Test key:  ${account.testKey}`,
+        `  Live key:  ${account.liveKey}`,
+        '',
+        'Try it:',
+        `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,
+        '',
+        `Docs: ${config.publicUrl}/docs   Contract: ${config.publicUrl}/openapi.yaml`,
+        'More accounts and keys: npm run admin -- --help',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    service.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

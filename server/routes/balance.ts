@@ -1,0 +1,76 @@
+import { once } from 'node:events';
+import { Router } from 'express';
+import * as balance from '../domain/balance.js';
+import { iso } from '../domain/clock.js';
+import type { Deps } from '../domain/context.js';
+import { sendSuccess } from '../http/envelope.js';
+import { toLedgerEntry, toPage } from '../http/representations.js';
+import type { LedgerRow } from '../storage/rows.js';
+import { callerOf, createdRange, pageOf, text, time } from './query.js';
+
+const csvColumns = 'id,created_at,type,amount,currency,balance_after,source_id,description';
+
+function csvField(value: string | number): string {
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function csvLine(row: LedgerRow): string {
+  return `${[
+    row.id,
+    iso(row.created_at),
+    row.type,
+    row.amount,
+    row.currency,
+    row.balance_after,
+    row.source_id,
+    row.description,
+  ]
+    .map(csvField)
+    .join(',')}\n`;
+}
+
+export function balanceRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/balance', async (req, res) => {
+    const caller = callerOf(req);
+    const { walletId, balances } = await balance.getBalance(deps, caller);
+    sendSuccess(res, 200, {
+      wallet_id: walletId,
+      mode: caller.mode,
+      default_currency: caller.defaultCurrency,
+      balances,
+    });
+  });
+
+  router.get('/balance/transactions', async (req, res) => {
+    const page = await balance.listLedger(
+      deps,
+      callerOf(req),
+      { type: text(req, 'type'), currency: text(req, 'currency'), ...createdRange(req) },
+      pageOf(req),
+    );
+    sendSuccess(res, 200, toPage(page, toLedgerEntry));
+  });
+
+  // Streamed: rows are written as they are read, waiting for the client when it is slower.
+  router.get('/reports/balance-transactions', async (req, res) => {
+    const rows = balance.iterateLedger(deps, callerOf(req), {
+      from: time(req, 'created_gte') as number,
+      to: time(req, 'created_lt') as number,
+      currency: text(req, 'currency') ?? null,
+    });
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="balance-transactions.csv"');
+    res.write(`${csvColumns}\n`);
+    for await (const row of rows) {
+      if (!res.write(csvLine(row))) await once(res, 'drain');
+      if (res.destroyed) return;
+    }
+    res.end();
+  });
+
+  return router;
+}

@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import type { ApiKeyRotate } from '../../generated/openapi.js';
+import * as accounts from '../domain/accounts.js';
+import type { Deps } from '../domain/context.js';
+import * as logs from '../domain/logs.js';
+import { sendSuccess, success } from '../http/envelope.js';
+import { idempotencyIntent } from '../http/idempotency.js';
+import { toApiKey, toLog, toPage } from '../http/representations.js';
+import { callerOf, createdRange, integer, pageOf, text } from './query.js';
+
+/** Call logs and API keys: what an account sees of its own use of the API. */
+export function operationRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/logs', async (req, res) => {
+    const page = await logs.listLogs(
+      deps,
+      callerOf(req),
+      {
+        method: text(req, 'method'),
+        path: text(req, 'path'),
+        status: integer(req, 'status'),
+        status_class: text(req, 'status_class'),
+        error_code: text(req, 'error_code'),
+        request_id: text(req, 'request_id'),
+        ...createdRange(req),
+      },
+      pageOf(req),
+    );
+    sendSuccess(res, 200, toPage(page, toLog));
+  });
+
+  router.get('/api-keys', async (req, res) => {
+    const page = await accounts.listKeys(deps, callerOf(req), pageOf(req));
+    const now = deps.clock.now();
+    sendSuccess(
+      res,
+      200,
+      toPage(page, (row) => toApiKey(row, now)),
+    );
+  });
+
+  router.post('/api-keys/rotate', async (req, res) => {
+    const grace = (req.body as ApiKeyRotate | undefined)?.grace_period_seconds ?? 0;
+    const render = (rotation: accounts.Rotation) => {
+      const now = deps.clock.now();
+      return {
+        secret_key: rotation.secretKey,
+        api_key: toApiKey(rotation.apiKey, now),
+        previous_key: toApiKey(rotation.previousKey, now),
+      };
+    };
+    const rotation = await accounts.rotateKey(
+      deps,
+      callerOf(req),
+      grace,
+      idempotencyIntent(req, 201, (r: accounts.Rotation) => success(render(r))),
+    );
+    sendSuccess(res, 201, render(rotation));
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+import { type RequestHandler, Router } from 'express';
+import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
+import type { Deps } from '../domain/context.js';
+import * as payments from '../domain/payments.js';
+import { sendSuccess, success } from '../http/envelope.js';
+import { idempotencyIntent } from '../http/idempotency.js';
+import { toPage, toPayment } from '../http/representations.js';
+import type { PaymentRow } from '../storage/rows.js';
+import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+
+export function paymentRoutes(deps: Deps): Router {
+  const router = Router();
+  const render = (row: PaymentRow) => toPayment(row, deps.config.publicUrl);
+  const direct: RequestHandler = async (req, res) => {
+    const payment = await payments.createDirectPayment(
+      deps,
+      callerOf(req),
+      req.body as PaymentCreate,
+      idempotencyIntent(req, 202, (row: PaymentRow) => success(render(row))),
+    );
+    sendSuccess(res, 202, render(payment));
+  };
+
+  router.post('/payments', direct);
+  router.post('/payments/direct', direct);
+
+  router.post('/payments/initiate', async (req, res) => {
+    const payment = await payments.initiateHostedPayment(
+      deps,
+      callerOf(req),
+      req.body as HostedPaymentCreate,
+      idempotencyIntent(req, 202, (row: PaymentRow) => success(render(row))),
+    );
+    sendSuccess(res, 202, render(payment));
+  });
+
+  router.get('/payments', async (req, res) => {
+    const page = await payments.listPayments(
+      deps,
+      callerOf(req),
+      {
+        status: text(req, 'status'),
+        service_id: text(req, 'service_id'),
+        flow: text(req, 'flow'),
+        ...createdRange(req),
+      },
+      pageOf(req),
+    );
+    sendSuccess(res, 200, toPage(page, render));
+  });
+
+  router.get('/payments/:id', async (req, res) => {
+    sendSuccess(res, 200, render(await payments.getPayment(deps, callerOf(req), pathId(req))));
+  });
+
+  return router;
+}

@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+import type { Caller } from '../domain/context.js';
+import type { PageRequest } from '../storage/pagination.js';
+
+/**
+ * Reads query parameters the contract validator has already checked. Express 5 re-parses
+ * `req.query` on each access, so values arrive as strings and are converted here.
+ */
+export function text(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function integer(req: Request, name: string): number | undefined {
+  const value = text(req, name);
+  return value === undefined ? undefined : Number(value);
+}
+
+export function time(req: Request, name: string): number | undefined {
+  const value = text(req, name);
+  return value === undefined ? undefined : Date.parse(value);
+}
+
+export function pageOf(req: Request): PageRequest {
+  return { limit: integer(req, 'limit') ?? 20, cursor: text(req, 'cursor') };
+}
+
+export function createdRange(req: Request) {
+  return { created_gte: time(req, 'created_gte'), created_lt: time(req, 'created_lt') };
+}
+
+/** The authenticated caller; authentication runs before every route that reads it. */
+export function callerOf(req: Request): Caller {
+  const caller = req.context.caller;
+  if (!caller) throw new Error('route reached without an authenticated caller');
+  return caller;
+}
+
+export function pathId(req: Request): string {
+  return req.params.id as string;
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { TopupCreate } from '../../generated/openapi.js';
+import type { Deps } from '../domain/context.js';
+import * as topups from '../domain/topups.js';
+import { sendSuccess, success } from '../http/envelope.js';
+import { idempotencyIntent } from '../http/idempotency.js';
+import { toPage, toTopup } from '../http/representations.js';
+import type { TopupRow } from '../storage/rows.js';
+import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+
+export function topupRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.post('/topups', async (req, res) => {
+    const topup = await topups.createTopup(
+      deps,
+      callerOf(req),
+      req.body as TopupCreate,
+      idempotencyIntent(req, 202, (row: TopupRow) => success(toTopup(row))),
+    );
+    sendSuccess(res, 202, toTopup(topup));
+  });
+
+  router.get('/topups', async (req, res) => {
+    const page = await topups.listTopups(
+      deps,
+      callerOf(req),
+      { status: text(req, 'status'), ...createdRange(req) },
+      pageOf(req),
+    );
+    sendSuccess(res, 200, toPage(page, toTopup));
+  });
+
+  router.get('/topups/:id', async (req, res) => {
+    sendSuccess(res, 200, toTopup(await topups.getTopup(deps, callerOf(req), pathId(req))));
+  });
+
+  return router;
+}

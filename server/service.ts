@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Clock, systemClock } from './domain/clock.js';
+import type { Deps } from './domain/context.js';
+import type { Logger } from './observability/logger.js';
+import type { MobileMoneyOperator } from './operators/operator.js';
+import { createSandboxOperator } from './operators/sandbox-operator.js';
+import { unconnectedOperator } from './operators/unconnected-operator.js';
+import { openDatabase } from './storage/database.js';
+import type { Mode } from './storage/rows.js';
+import { Store } from './storage/store.js';
+import { startSettlementWorker, type Worker } from './workers/settlement-worker.js';
+
+export interface RunningService {
+  /** The API's base address, with /v1. */
+  apiUrl: string;
+  port: number;
+  deps: Deps;
+  settlement: Worker;
+  /** Stops accepting, finishes in-flight requests and background work, checkpoints the WAL. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  operators?: Partial<Record<Mode, MobileMoneyOperator>>;
+  /** Background workers poll on their own; tests turn this off and call `runOnce()`. */
+  autostartWorkers?: boolean;
+}
+
+/**
+ * Opens the database, builds the app and its workers, and listens.
+ *
+ * @example
+ * const service = await startService({ config: loadConfig(process.env), logger });
+ * console.log(service.apiUrl);
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  mkdirSync(dirname(config.databasePath), { recursive: true });
+  const store = new Store(openDatabase(config.databasePath));
+  const deps: Deps = {
+    store,
+    clock,
+    config,
+    operators: {
+      test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
+      live: options.operators?.live ?? unconnectedOperator,
+    },
+  };
+  const app = buildApp({ deps, logger });
+  const settlement = startSettlementWorker(deps, logger, { autostart: options.autostartWorkers ?? true });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, (err?: Error) =>
+      err ? reject(err) : resolve(listening),
+    );
+  });
+  server.keepAliveTimeout = 5_000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    apiUrl: `http://${host}:${port}/v1`,
+    port,
+    deps,
+    settlement,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await settlement.stop();
+        store.checkpoint();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}

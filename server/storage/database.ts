@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/**
+ * Opens (creating if needed) the SQLite file and brings its schema up to date.
+ *
+ * WAL lets readers run beside the single writer; `synchronous=FULL` makes every committed
+ * movement durable before the API answers; `busy_timeout` lets a second process on the same
+ * file wait for the write lock instead of failing at once.
+ *
+ * @example
+ * const db = openDatabase('./data/payments.db');
+ */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`. */
+export function migrate(db: Db): void {
+  const files = readdirSync(migrationsDir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const file of files) {
+    const version = Number(file.slice(0, 3));
+    if (version <= current) continue;
+    const sql = readFileSync(migrationsDir + file, 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${version}`);
+    }).immediate();
+  }
+}

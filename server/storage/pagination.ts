@@ -1,0 +1,64 @@
+import type { Statement } from 'better-sqlite3';
+import { ApiError } from '../domain/errors.js';
+import type { Db } from './database.js';
+
+/** A page of a list, newest first, as every list operation answers it. */
+export interface Page<T> {
+  items: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** A condition with its `?` values; the SQL comes from code, never from the request. */
+export type Condition = [sql: string, ...values: Array<string | number>];
+
+/** The cursor is the `seq` of the last item served, base64url-encoded: opaque to clients. */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(String(seq)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+    throw new ApiError(400, 'invalid_parameter', 'The cursor is not one this API returned.', 'cursor');
+  }
+  return Number(text);
+}
+
+/**
+ * Keyset pagination: `seq < cursor ORDER BY seq DESC LIMIT limit + 1`, so the cost of a page
+ * does not grow with the table or with how deep the client pages.
+ */
+export function createPager(db: Db) {
+  const statements = new Map<string, Statement<unknown[]>>();
+  return function page<Row extends { seq: number }>(
+    table: string,
+    conditions: Condition[],
+    request: PageRequest,
+  ): Page<Row> {
+    const where = conditions.map(([sql]) => sql);
+    const values: Array<string | number> = conditions.flatMap(([, ...value]) => value);
+    if (request.cursor !== undefined) {
+      where.push('seq < ?');
+      values.push(decodeCursor(request.cursor));
+    }
+    const sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    const rows = statement.all(...values, request.limit + 1) as Row[];
+    const has_more = rows.length > request.limit;
+    const items = has_more ? rows.slice(0, request.limit) : rows;
+    const last = items[items.length - 1];
+    return { items, has_more, next_cursor: has_more && last ? encodeCursor(last.seq) : null };
+  };
+}
+
+export type Pager = ReturnType<typeof createPager>;

@@ -1,0 +1,71 @@
+import type { Db } from '../database.js';
+import type { Pager } from '../pagination.js';
+import type { AccountRow, ApiKeyRow, Mode, WalletRow } from '../rows.js';
+
+/** Accounts, their secret keys (stored as SHA-256 hashes) and their wallets. */
+export function accountsRepository(db: Db, page: Pager) {
+  const insertAccount = db.prepare(
+    'INSERT INTO accounts (id, name, api_user, default_currency, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const accountById = db.prepare('SELECT * FROM accounts WHERE id = ?');
+  const accountByName = db.prepare('SELECT * FROM accounts WHERE name = ? ORDER BY created_at LIMIT 1');
+  const anyAccount = db.prepare('SELECT * FROM accounts ORDER BY created_at LIMIT 1');
+  const insertKey = db.prepare(
+    'INSERT INTO api_keys (id, account_id, mode, key_hash, last4, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const keyByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
+  const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+  const retireKey = db.prepare(
+    'UPDATE api_keys SET expires_at = MIN(COALESCE(expires_at, ?1), ?1), revoked_at = ?2 WHERE id = ?3 AND revoked_at IS NULL',
+  );
+  const insertWallet = db.prepare('INSERT INTO wallets (id, account_id, mode) VALUES (?, ?, ?)');
+  const walletByAccount = db.prepare('SELECT * FROM wallets WHERE account_id = ? AND mode = ?');
+  const walletById = db.prepare('SELECT * FROM wallets WHERE id = ?');
+
+  return {
+    insertAccount(row: AccountRow): void {
+      insertAccount.run(row.id, row.name, row.api_user, row.default_currency, row.created_at);
+    },
+    account(id: string): AccountRow | undefined {
+      return accountById.get(id) as AccountRow | undefined;
+    },
+    accountByName(name: string): AccountRow | undefined {
+      return accountByName.get(name) as AccountRow | undefined;
+    },
+    firstAccount(): AccountRow | undefined {
+      return anyAccount.get() as AccountRow | undefined;
+    },
+    insertKey(row: Omit<ApiKeyRow, 'seq' | 'expires_at' | 'revoked_at'>): void {
+      insertKey.run(row.id, row.account_id, row.mode, row.key_hash, row.last4, row.created_at);
+    },
+    keyByHash(hash: Buffer): ApiKeyRow | undefined {
+      return keyByHash.get(hash) as ApiKeyRow | undefined;
+    },
+    key(id: string): ApiKeyRow | undefined {
+      return keyById.get(id) as ApiKeyRow | undefined;
+    },
+    /** Gives a key an end: `expiresAt` in the future (grace period) or now (revoked at once). */
+    retireKey(id: string, expiresAt: number, revokedAt: number | null): boolean {
+      return retireKey.run(expiresAt, revokedAt, id).changes === 1;
+    },
+    listKeys(accountId: string, mode: Mode, request: { limit: number; cursor?: string | undefined }) {
+      return page<ApiKeyRow>(
+        'api_keys',
+        [
+          ['account_id = ?', accountId],
+          ['mode = ?', mode],
+        ],
+        request,
+      );
+    },
+    insertWallet(row: WalletRow): void {
+      insertWallet.run(row.id, row.account_id, row.mode);
+    },
+    wallet(accountId: string, mode: Mode): WalletRow | undefined {
+      return walletByAccount.get(accountId, mode) as WalletRow | undefined;
+    },
+    walletById(id: string): WalletRow | undefined {
+      return walletById.get(id) as WalletRow | undefined;
+    },
+  };
+}

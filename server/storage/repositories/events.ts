@@ -1,0 +1,133 @@
+import type { Db } from '../database.js';
+import type { Condition, PageRequest, Pager } from '../pagination.js';
+import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
+
+/** Events, the webhook endpoints they go to, and the outbox of deliveries between them. */
+export function eventsRepository(db: Db, page: Pager) {
+  const insertEvent = db.prepare(
+    `INSERT INTO events (id, account_id, mode, event, transaction_id, payload, created_at)
+     VALUES (@id, @account_id, @mode, @event, @transaction_id, @payload, @created_at)`,
+  );
+  const getEvent = db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ? AND mode = ?');
+  const eventById = db.prepare('SELECT * FROM events WHERE id = ?');
+  const insertEndpoint = db.prepare(
+    `INSERT INTO webhook_endpoints (id, account_id, mode, url, events, description, status, secret, created_at,
+       updated_at, deleted_at)
+     VALUES (@id, @account_id, @mode, @url, @events, @description, @status, @secret, @created_at, @updated_at,
+       @deleted_at)`,
+  );
+  const getEndpoint = db.prepare(
+    'SELECT * FROM webhook_endpoints WHERE id = ? AND account_id = ? AND mode = ? AND deleted_at IS NULL',
+  );
+  const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
+  const updateEndpoint = db.prepare(
+    `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
+       secret = @secret, updated_at = @updated_at, deleted_at = @deleted_at WHERE id = @id`,
+  );
+  const enabledEndpoints = db.prepare(
+    `SELECT * FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
+      ORDER BY seq`,
+  );
+  const insertDelivery = db.prepare(
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempts, next_attempt_at, created_at)
+     VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
+  );
+  const deliveryById = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
+  const cancelDeliveries = db.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted'
+      WHERE endpoint_id = ? AND status = 'pending'`,
+  );
+  const claimDue = db.prepare(
+    `UPDATE webhook_deliveries SET locked_until = ?
+      WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                     AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at LIMIT ?)
+      RETURNING *`,
+  );
+  const recordAttempt = db.prepare(
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  const finishAttempt = db.prepare(
+    `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at,
+       locked_until = NULL, last_attempt_at = @last_attempt_at, last_response_status = @last_response_status,
+       last_error = @last_error, last_duration_ms = @last_duration_ms
+      WHERE id = @id AND status = 'pending'`,
+  );
+  const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+
+  return {
+    insertEvent(row: Omit<EventRow, 'seq'>): void {
+      insertEvent.run(row);
+    },
+    getEvent(accountId: string, mode: Mode, id: string): EventRow | undefined {
+      return getEvent.get(id, accountId, mode) as EventRow | undefined;
+    },
+    eventById(id: string): EventRow | undefined {
+      return eventById.get(id) as EventRow | undefined;
+    },
+    listEvents(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+      return page<EventRow>(
+        'events',
+        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        request,
+      );
+    },
+    insertEndpoint(row: Omit<WebhookEndpointRow, 'seq'>): void {
+      insertEndpoint.run(row);
+    },
+    getEndpoint(accountId: string, mode: Mode, id: string): WebhookEndpointRow | undefined {
+      return getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined;
+    },
+    endpointById(id: string): WebhookEndpointRow | undefined {
+      return endpointById.get(id) as WebhookEndpointRow | undefined;
+    },
+    updateEndpoint(row: WebhookEndpointRow): void {
+      updateEndpoint.run(row);
+    },
+    listEndpoints(accountId: string, mode: Mode, request: PageRequest) {
+      return page<WebhookEndpointRow>(
+        'webhook_endpoints',
+        [['account_id = ?', accountId], ['mode = ?', mode], ['deleted_at IS NULL']],
+        request,
+      );
+    },
+    enabledEndpoints(accountId: string, mode: Mode): WebhookEndpointRow[] {
+      return enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[];
+    },
+    insertDelivery(id: string, eventId: string, endpointId: string, dueAt: number, now: number): void {
+      insertDelivery.run(id, eventId, endpointId, dueAt, now);
+    },
+    delivery(id: string): DeliveryRow | undefined {
+      return deliveryById.get(id) as DeliveryRow | undefined;
+    },
+    listDeliveries(eventId: string, request: PageRequest) {
+      return page<DeliveryRow>('webhook_deliveries', [['event_id = ?', eventId]], request);
+    },
+    cancelDeliveries(endpointId: string): void {
+      cancelDeliveries.run(endpointId);
+    },
+    /** Locks up to `limit` due deliveries until `lockUntil`, so one worker sends each. */
+    claimDue(now: number, lockUntil: number, limit: number): DeliveryRow[] {
+      return claimDue.all(lockUntil, now, now, limit) as DeliveryRow[];
+    },
+    recordAttempt(
+      delivery: Pick<DeliveryRow, 'id' | 'status' | 'next_attempt_at' | 'last_attempt_at'> & {
+        last_response_status: number | null;
+        last_error: string | null;
+        last_duration_ms: number;
+      },
+    ): void {
+      recordAttempt.run(
+        delivery.id,
+        delivery.last_attempt_at,
+        delivery.last_response_status,
+        delivery.last_duration_ms,
+        delivery.last_error,
+      );
+      finishAttempt.run(delivery);
+    },
+    pendingDeliveries(): number {
+      return (pendingCount.get() as { n: number }).n;
+    },
+  };
+}

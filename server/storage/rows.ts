@@ -1,0 +1,194 @@
+/** Rows as stored: snake_case columns, times in epoch milliseconds, JSON as text. */
+
+export type Mode = 'live' | 'test';
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  api_user: string;
+  default_currency: string;
+  created_at: number;
+}
+
+export interface ApiKeyRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  key_hash: Buffer;
+  last4: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface WalletRow {
+  id: string;
+  account_id: string;
+  mode: Mode;
+}
+
+export interface BalanceRow {
+  currency: string;
+  available: number;
+}
+
+export type LedgerType = 'payment' | 'topup' | 'payout' | 'payout_reversal' | 'transfer_in';
+
+export interface LedgerRow {
+  seq: number;
+  id: string;
+  wallet_id: string;
+  currency: string;
+  type: LedgerType;
+  amount: number;
+  balance_after: number;
+  source_id: string;
+  description: string;
+  created_at: number;
+}
+
+export interface ServiceRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  description: string | null;
+  type: string;
+  status: 'active' | 'inactive' | 'deleted';
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface PaymentRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  amount: number;
+  currency: string;
+  status: 'initiated' | 'success' | 'failed' | 'expired';
+  flow: 'direct' | 'hosted';
+  payment_method: string | null;
+  customer_msisdn: string | null;
+  service_id: string;
+  reference: string | null;
+  failure_code: string | null;
+  refunded_amount: number;
+  checkout_token: string | null;
+  operator_ref: string | null;
+  next_check_at: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface PayoutRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'success' | 'failed';
+  payout_type: 'withdrawal' | 'transfer' | 'refund';
+  recipient_msisdn: string | null;
+  recipient_wallet_id: string | null;
+  payment_id: string | null;
+  bulk_id: string | null;
+  reference: string | null;
+  failure_code: string | null;
+  operator_ref: string | null;
+  next_check_at: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface TopupRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  amount: number;
+  currency: string;
+  status: 'initiated' | 'success' | 'failed' | 'expired';
+  payer_msisdn: string;
+  payment_method: string;
+  reference: string | null;
+  failure_code: string | null;
+  operator_ref: string | null;
+  next_check_at: number | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  event: string;
+  transaction_id: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  url: string;
+  events: string | null;
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  secret: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface DeliveryRow {
+  seq: number;
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: number | null;
+  locked_until: number | null;
+  last_attempt_at: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: number;
+}
+
+export interface IdempotencyRow {
+  fingerprint: string;
+  status_code: number;
+  body: string;
+  created_at: number;
+}
+
+export interface CallLogRow {
+  seq: number;
+  id: string;
+  account_id: string | null;
+  mode: Mode | null;
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  key_id: string | null;
+  error_code: string | null;
+  created_at: number;
+}

@@ -1,0 +1,144 @@
+/**
+ * A real server for tests: its own SQLite file in a temporary folder, a real HTTP listener on a
+ * free 127.0.0.1 port, a clock the test moves, and workers run on demand instead of on timers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import { createAccount, type NewAccount } from '../../server/domain/accounts.js';
+import type { Clock } from '../../server/domain/clock.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { type RunningService, startService } from '../../server/service.js';
+
+export class ManualClock implements Clock {
+  constructor(private current = Date.parse('2026-11-20T09:00:00.000Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface Credentials {
+  apiUser: string;
+  key: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and wrong content types). */
+  rawBody?: string;
+  as?: Credentials | null;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+}
+
+export interface TestServer {
+  url: string;
+  service: RunningService;
+  clock: ManualClock;
+  dbPath: string;
+  /** The account created at start: its API user and both keys. */
+  account: NewAccount;
+  test: Credentials;
+  live: Credentials;
+  newAccount(name?: string): Promise<{ account: NewAccount; test: Credentials; live: Credentials }>;
+  // biome-ignore lint/suspicious/noExplicitAny: see ApiResponse
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Moves the clock by `ms` and runs one settlement pass. */
+  settle(ms?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+function credentials(account: NewAccount) {
+  return {
+    account,
+    test: { apiUser: account.apiUser, key: account.testKey },
+    live: { apiUser: account.apiUser, key: account.liveKey },
+  };
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const dbPath = join(dir, 'payments.db');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: dbPath,
+    SANDBOX_SETTLE_MS: '1000',
+    ...env,
+  });
+  const clock = new ManualClock();
+  const service = await startService({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    clock,
+    autostartWorkers: false,
+  });
+  const newAccount = async (name = 'Test account') =>
+    credentials(await createAccount(service.deps.store, { name }, clock.now()));
+  const first = await newAccount();
+
+  const request = async <T>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> => {
+    const as = options.as === undefined ? first.test : options.as;
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (as) {
+      headers.authorization ??= `Bearer ${as.key}`;
+      headers['x-api-user'] ??= as.apiUser;
+    }
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const query = options.query
+      ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}`
+      : '';
+    const response = await fetch(`${service.apiUrl}${path}${query}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  return {
+    url: service.apiUrl,
+    service,
+    clock,
+    dbPath,
+    account: first.account,
+    test: first.test,
+    live: first.live,
+    newAccount,
+    request,
+    async settle(ms = 1000) {
+      clock.advance(ms);
+      return service.settlement.runOnce();
+    },
+    async close() {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every balance equals the sum of its ledger: the invariant money tests end on. */
+export async function reconcile(server: TestServer) {
+  return server.service.deps.store.read((tx) => tx.ledger.reconcile());
+}
