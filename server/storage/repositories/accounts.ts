@@ -16,7 +16,7 @@ export function accountsRepository(db: Db, page: Pager) {
   const keyByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
   const keyById = db.prepare('SELECT * FROM api_keys WHERE id = ?');
   const retireKey = db.prepare(
-    'UPDATE api_keys SET expires_at = MIN(COALESCE(expires_at, ?1), ?1), revoked_at = ?2 WHERE id = ?3 AND revoked_at IS NULL',
+    'UPDATE api_keys SET expires_at = MIN(COALESCE(expires_at, @ends), @ends), revoked_at = @revoked WHERE id = @id AND revoked_at IS NULL',
   );
   const insertWallet = db.prepare('INSERT INTO wallets (id, account_id, mode) VALUES (?, ?, ?)');
   const walletByAccount = db.prepare('SELECT * FROM wallets WHERE account_id = ? AND mode = ?');
@@ -46,7 +46,7 @@ export function accountsRepository(db: Db, page: Pager) {
     },
     /** Gives a key an end: `expiresAt` in the future (grace period) or now (revoked at once). */
     retireKey(id: string, expiresAt: number, revokedAt: number | null): boolean {
-      return retireKey.run(expiresAt, revokedAt, id).changes === 1;
+      return retireKey.run({ ends: expiresAt, revoked: revokedAt, id }).changes === 1;
     },
     listKeys(accountId: string, mode: Mode, request: { limit: number; cursor?: string | undefined }) {
       return page<ApiKeyRow>(

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceOf, createService, fund, successNumber } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let serviceId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  serviceId = await createService(server);
+});
+afterAll(() => server.close());
+
+const payment = (amount = 1000) => ({
+  amount,
+  currency: 'XAF',
+  customer_msisdn: successNumber,
+  payment_method: 'orange_money',
+  service_id: serviceId,
+});
+
+async function countPayments() {
+  const response = await server.request('GET', '/payments', { query: { limit: 100 } });
+  return response.body.data.items.length as number;
+}
+
+describe('Idempotency-Key on POST', () => {
+  it('the same key and body replays the first response, status and body, and creates nothing more', async () => {
+    const before = await countPayments();
+    const headers = { 'idempotency-key': 'order-1042-attempt' };
+    const first = await server.request('POST', '/payments', { body: payment(), headers });
+    const second = await server.request('POST', '/payments', { body: payment(), headers });
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(await countPayments()).toBe(before + 1);
+  });
+
+  it('the body is compared as JSON: the same fields in another order are the same request', async () => {
+    const headers = { 'idempotency-key': 'reordered' };
+    const first = await server.request('POST', '/payments', { body: payment(1100), headers });
+    const { amount, ...rest } = payment(1100);
+    const second = await server.request('POST', '/payments', { body: { ...rest, amount }, headers });
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('the same key with another body is 409 idempotency_key_reused and creates nothing', async () => {
+    const headers = { 'idempotency-key': 'reused-key' };
+    await server.request('POST', '/payments', { body: payment(1200), headers });
+    const before = await countPayments();
+    const response = await server.request('POST', '/payments', { body: payment(1300), headers });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('idempotency_key_reused');
+    expect(await countPayments()).toBe(before);
+  });
+
+  it('the same key on another path is another request: 409', async () => {
+    const headers = { 'idempotency-key': 'path-scoped' };
+    await server.request('POST', '/payments', { body: payment(1400), headers });
+    const response = await server.request('POST', '/payments/direct', { body: payment(1400), headers });
+    expect(response.status).toBe(409);
+  });
+
+  it('keys belong to one account and mode: another account may use the same key', async () => {
+    const other = await server.newAccount('Other');
+    const otherService = await createService(server, other.test);
+    const headers = { 'idempotency-key': 'shared-name' };
+    const mine = await server.request('POST', '/payments', { body: payment(), headers });
+    const theirs = await server.request('POST', '/payments', {
+      as: other.test,
+      body: { ...payment(), service_id: otherService },
+      headers,
+    });
+    expect(theirs.status).toBe(202);
+    expect(theirs.body.data.transaction_id).not.toBe(mine.body.data.transaction_id);
+  });
+
+  it('an error is not stored: after the cause is fixed, the same key runs the request', async () => {
+    const fresh = await server.newAccount('Retry after funding');
+    const headers = { 'idempotency-key': 'payout-after-topup' };
+    const body = { amount: 500, recipient_msisdn: successNumber, payout_type: 'withdrawal' };
+    const refused = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    expect(refused.status).toBe(403);
+    await fund(server, 500, fresh.test);
+    const accepted = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    expect(accepted.status).toBe(202);
+    const replayed = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    expect(replayed.body).toEqual(accepted.body);
+    expect(await balanceOf(server, fresh.test)).toBe(0);
+  });
+
+  it('a key expires after 24 hours: it then names a new request', async () => {
+    const headers = { 'idempotency-key': 'day-old' };
+    const first = await server.request('POST', '/payments', { body: payment(1500), headers });
+    server.clock.advance(24 * 3600 * 1000 + 1);
+    const second = await server.request('POST', '/payments', { body: payment(1500), headers });
+    expect(second.status).toBe(202);
+    expect(second.body.data.transaction_id).not.toBe(first.body.data.transaction_id);
+  });
+
+  it('a malformed key (control characters, over 255 characters) is 400 invalid_parameter', async () => {
+    const response = await server.request('POST', '/payments', {
+      body: payment(),
+      headers: { 'idempotency-key': 'x'.repeat(256) },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_parameter');
+  });
+});
+
+describe('concurrent duplicates', () => {
+  it('thirty parallel payouts with one key create one payout and one debit; all answers agree', async () => {
+    const fresh = await server.newAccount('Concurrent duplicates');
+    await fund(server, 10_000, fresh.test);
+    const headers = { 'idempotency-key': 'parallel-key' };
+    const body = { amount: 1000, recipient_msisdn: successNumber, payout_type: 'withdrawal' };
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => server.request('POST', '/payouts', { as: fresh.test, body, headers })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(30).fill(202));
+    const ids = new Set(responses.map((r) => r.body.data.transaction_id));
+    expect(ids.size).toBe(1);
+    expect(await balanceOf(server, fresh.test)).toBe(9000);
+    const payouts = await server.request('GET', '/payouts', { as: fresh.test });
+    expect(payouts.body.data.items).toHaveLength(1);
+  });
+});
