@@ -122,6 +122,19 @@ export function keyStatus(row: ApiKeyRow, now: number): ApiKey['status'] {
   return row.expires_at !== null ? 'expiring' : 'active';
 }
 
+/**
+ * Replaces every key of one mode of an account with a single new one, revoking the old ones at
+ * once: what an operator does from the admin CLI when a key has leaked.
+ */
+export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: number): Promise<string> {
+  return store.transact((tx) => {
+    const account = tx.accounts.accountByApiUser(apiUser);
+    if (!account) throw new Error(`No account has the API user ${apiUser}.`);
+    tx.accounts.revokeAllKeys(account.id, mode, now);
+    return insertKey(tx, account.id, mode, now).secret;
+  });
+}
+
 export interface Rotation {
   secretKey: string;
   apiKey: ApiKeyRow;

@@ -18,6 +18,10 @@ export function accountsRepository(db: Db, page: Pager) {
   const retireKey = db.prepare(
     'UPDATE api_keys SET expires_at = MIN(COALESCE(expires_at, @ends), @ends), revoked_at = @revoked WHERE id = @id AND revoked_at IS NULL',
   );
+  const accountByApiUser = db.prepare('SELECT * FROM accounts WHERE api_user = ?');
+  const revokeAll = db.prepare(
+    'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND mode = ? AND revoked_at IS NULL',
+  );
   const insertWallet = db.prepare('INSERT INTO wallets (id, account_id, mode) VALUES (?, ?, ?)');
   const walletByAccount = db.prepare('SELECT * FROM wallets WHERE account_id = ? AND mode = ?');
   const walletById = db.prepare('SELECT * FROM wallets WHERE id = ?');
@@ -31,6 +35,13 @@ export function accountsRepository(db: Db, page: Pager) {
     },
     accountByName(name: string): AccountRow | undefined {
       return accountByName.get(name) as AccountRow | undefined;
+    },
+    accountByApiUser(apiUser: string): AccountRow | undefined {
+      return accountByApiUser.get(apiUser) as AccountRow | undefined;
+    },
+    /** Revokes every key of one mode at once (an operator's response to a leak). */
+    revokeAllKeys(accountId: string, mode: Mode, now: number): number {
+      return revokeAll.run(now, accountId, mode).changes;
     },
     firstAccount(): AccountRow | undefined {
       return anyAccount.get() as AccountRow | undefined;

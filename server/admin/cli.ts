@@ -1,0 +1,83 @@
+/**
+ * `npm run admin -- <command>`: account and key management for operators of the service.
+ * Uses the same DATABASE_PATH as the server.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { currencyValues } from '../../generated/openapi.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { createAccount, resetKeys } from '../domain/accounts.js';
+import { openDatabase } from '../storage/database.js';
+import { Store } from '../storage/store.js';
+
+const usage = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-account --name <name> [--currency XAF] [--json]
+      Creates an account with its API user, a test key and a live key (shown once).
+      --json prints exactly {"api_user","test_key","live_key"} for scripts.
+  reset-keys --api-user <uuid> --mode <test|live> [--json]
+      Revokes every key of that mode at once and prints the single new key.
+
+Environment: DATABASE_PATH (default ./data/payments.db).`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === 'help') {
+    console.log(usage);
+    return;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  mkdirSync(dirname(config.databasePath), { recursive: true });
+  const store = new Store(openDatabase(config.databasePath));
+  try {
+    if (command === 'create-account') {
+      const { values } = parseArgs({
+        args: rest,
+        options: { name: { type: 'string' }, currency: { type: 'string' }, json: { type: 'boolean' } },
+      });
+      if (!values.name) fail('create-account needs --name.');
+      const currency = values.currency ?? 'XAF';
+      if (!(currencyValues as readonly string[]).includes(currency)) {
+        fail(`--currency must be one of ${currencyValues.join(', ')}.`);
+      }
+      const account = await createAccount(store, { name: values.name, defaultCurrency: currency }, Date.now());
+      if (values.json) {
+        console.log(JSON.stringify({ api_user: account.apiUser, test_key: account.testKey, live_key: account.liveKey }));
+      } else {
+        console.log(`API user: ${account.apiUser}\nTest key: ${account.testKey}\nLive key: ${account.liveKey}`);
+      }
+    } else if (command === 'reset-keys') {
+      const { values } = parseArgs({
+        args: rest,
+        options: { 'api-user': { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+      });
+      const apiUser = values['api-user'];
+      if (!apiUser) fail('reset-keys needs --api-user.');
+      if (values.mode !== 'test' && values.mode !== 'live') fail('reset-keys needs --mode test or --mode live.');
+      const key = await resetKeys(store, apiUser, values.mode, Date.now());
+      console.log(values.json ? JSON.stringify({ key }) : `New ${values.mode} key: ${key}`);
+    } else {
+      fail(`Unknown command: ${command}`);
+    }
+  } finally {
+    store.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});
