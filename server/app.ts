@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
@@ -6,7 +6,10 @@ import { handleErrors, routeNotFound } from './http/error-handler.js';
 import { idempotentPosts } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
+import { rateLimitPerKey } from './http/rate-limit.js';
 import { assignRequestId } from './http/request-id.js';
+import { observeRequests } from './http/request-metrics.js';
+import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
 import { healthCheck } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
@@ -19,26 +22,38 @@ import { webhookRoutes } from './routes/webhooks.js';
 export interface AppOptions {
   deps: Deps;
   logger: Logger;
+  metrics: Metrics;
+  callLog: RequestHandler;
 }
 
 /**
  * Builds the HTTP application without listening, so tests and the entry point share it. A
- * request goes through, in order: request id → authentication → JSON body → contract
- * validation → idempotency → route → (error handler).
+ * request goes through, in order: request id (and, once answered, metrics and the call log) →
+ * authentication → rate limit → JSON body → contract validation → idempotency → route →
+ * (error handler).
  *
  * @example
  * const app = buildApp({ deps, logger });
  * app.listen(3000);
  */
-export function buildApp({ deps, logger }: AppOptions): Express {
+export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
   app.use(assignRequestId);
+  app.use(observeRequests(metrics, logger));
+  app.use(callLog);
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   const authenticate = authenticateCaller(deps);
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));
+  app.use(
+    '/v1',
+    rateLimitPerKey({ limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs }),
+  );
   app.use('/v1', jsonBody(deps.config.bodyLimitBytes));
   app.use(contractValidator({ validateResponses: deps.config.validateResponses }));
   app.use(idempotentPosts(deps));

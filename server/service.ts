@@ -6,7 +6,9 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/context.js';
+import { type CallLog, createCallLog } from './http/call-log.js';
 import type { Logger } from './observability/logger.js';
+import { createMetrics } from './observability/metrics.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
 import { unconnectedOperator } from './operators/unconnected-operator.js';
@@ -14,6 +16,7 @@ import { openDatabase } from './storage/database.js';
 import type { Mode } from './storage/rows.js';
 import { Store } from './storage/store.js';
 import { startSettlementWorker, type Worker } from './workers/settlement-worker.js';
+import { startWebhookWorker } from './workers/webhook-worker.js';
 
 export interface RunningService {
   /** The API's base address, with /v1. */
@@ -21,6 +24,8 @@ export interface RunningService {
   port: number;
   deps: Deps;
   settlement: Worker;
+  webhooks: Worker;
+  callLog: CallLog;
   /** Stops accepting, finishes in-flight requests and background work, checkpoints the WAL. */
   close(): Promise<void>;
 }
@@ -55,8 +60,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       live: options.operators?.live ?? unconnectedOperator,
     },
   };
-  const app = buildApp({ deps, logger });
-  const settlement = startSettlementWorker(deps, logger, { autostart: options.autostartWorkers ?? true });
+  const autostart = options.autostartWorkers ?? true;
+  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
+  const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
+  const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware });
+  const settlement = startSettlementWorker(deps, logger, { autostart });
+  const webhooks = startWebhookWorker(deps, logger, metrics, { autostart });
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (err?: Error) =>
@@ -73,13 +82,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port,
     deps,
     settlement,
+    webhooks,
+    callLog,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await settlement.stop();
+        await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
         store.checkpoint();
         store.close();
       })();

@@ -53,11 +53,19 @@ async function main(argv: string[]): Promise<void> {
       if (!(currencyValues as readonly string[]).includes(currency)) {
         fail(`--currency must be one of ${currencyValues.join(', ')}.`);
       }
-      const account = await createAccount(store, { name: values.name, defaultCurrency: currency }, Date.now());
+      const account = await createAccount(
+        store,
+        { name: values.name, defaultCurrency: currency },
+        Date.now(),
+      );
       if (values.json) {
-        console.log(JSON.stringify({ api_user: account.apiUser, test_key: account.testKey, live_key: account.liveKey }));
+        console.log(
+          JSON.stringify({ api_user: account.apiUser, test_key: account.testKey, live_key: account.liveKey }),
+        );
       } else {
-        console.log(`API user: ${account.apiUser}\nTest key: ${account.testKey}\nLive key: ${account.liveKey}`);
+        console.log(
+          `API user: ${account.apiUser}\nTest key: ${account.testKey}\nLive key: ${account.liveKey}`,
+        );
       }
     } else if (command === 'reset-keys') {
       const { values } = parseArgs({
@@ -66,7 +74,8 @@ async function main(argv: string[]): Promise<void> {
       });
       const apiUser = values['api-user'];
       if (!apiUser) fail('reset-keys needs --api-user.');
-      if (values.mode !== 'test' && values.mode !== 'live') fail('reset-keys needs --mode test or --mode live.');
+      if (values.mode !== 'test' && values.mode !== 'live')
+        fail('reset-keys needs --mode test or --mode live.');
       const key = await resetKeys(store, apiUser, values.mode, Date.now());
       console.log(values.json ? JSON.stringify({ key }) : `New ${values.mode} key: ${key}`);
     } else {

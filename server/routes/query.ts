@@ -3,11 +3,13 @@ import type { Caller } from '../domain/context.js';
 import type { PageRequest } from '../storage/pagination.js';
 
 /**
- * Reads query parameters the contract validator has already checked. Express 5 re-parses
- * `req.query` on each access, so values arrive as strings and are converted here.
+ * Reads query parameters the contract validator has already checked, converting them to the
+ * types the domain expects.
  */
 export function text(req: Request, name: string): string | undefined {
-  const value = req.query[name];
+  const value: unknown = req.query[name];
+  // The validator may leave its coerced value (a number or boolean) in place of the string.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'string' ? value : undefined;
 }
 

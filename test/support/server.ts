@@ -57,6 +57,10 @@ export interface TestServer {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** Moves the clock by `ms` and runs one settlement pass. */
   settle(ms?: number): Promise<number>;
+  /** Runs one pass of the webhook outbox; returns how many deliveries succeeded. */
+  deliverWebhooks(): Promise<number>;
+  /** Writes the buffered call logs now. */
+  flushLogs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +81,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     DATABASE_PATH: dbPath,
     SANDBOX_SETTLE_MS: '1000',
+    // High enough that no test is limited by accident; rate-limit tests lower it.
+    RATE_LIMIT_PER_WINDOW: '1000000',
     ...env,
   });
   const clock = new ManualClock();
@@ -131,6 +137,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       clock.advance(ms);
       return service.settlement.runOnce();
     },
+    deliverWebhooks: () => service.webhooks.runOnce(),
+    flushLogs: () => service.callLog.flush(),
     async close() {
       await service.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,85 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+import { newId } from '../domain/ids.js';
+import type { CallLogRow } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
+
+export interface CallLog {
+  middleware: RequestHandler;
+  /** Writes what is buffered now (tests, shutdown). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Records every API call after its response is sent, so the request path only pushes to an
+ * array: rows are written in batches, in one transaction each, every `flushMs` or when
+ * `batchSize` accumulate. Only metadata is kept: never keys, secrets or bodies.
+ */
+export function createCallLog(options: {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  retentionDays: number;
+  flushMs?: number;
+  batchSize?: number;
+}): CallLog {
+  const { store, clock, logger } = options;
+  const flushMs = options.flushMs ?? 200;
+  const batchSize = options.batchSize ?? 500;
+  let buffer: Array<Omit<CallLogRow, 'seq'>> = [];
+  let lastPurge = 0;
+
+  const flush = async () => {
+    if (buffer.length === 0) return;
+    const rows = buffer;
+    buffer = [];
+    try {
+      await store.transact((tx) => {
+        tx.logs.insertMany(rows);
+        const now = clock.now();
+        if (now - lastPurge > 3_600_000) {
+          tx.logs.purge(now - options.retentionDays * 86_400_000);
+          lastPurge = now;
+        }
+      });
+    } catch (err) {
+      logger.error({ err, dropped: rows.length }, 'could not write call logs');
+    }
+  };
+  const timer = setInterval(() => void flush(), flushMs);
+  timer.unref();
+
+  const middleware: RequestHandler = (req, res, next) => {
+    res.on('finish', () => {
+      if (!req.originalUrl.startsWith('/v1/')) return;
+      const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
+      const caller = req.context.caller;
+      buffer.push({
+        id: newId('log'),
+        account_id: caller?.accountId ?? null,
+        mode: caller?.mode ?? null,
+        request_id: req.context.requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0] as string,
+        status: res.statusCode,
+        duration_ms: Math.round(durationMs * 1000) / 1000,
+        key_id: caller?.keyId ?? null,
+        error_code: req.context.errorCode ?? null,
+        created_at: clock.now(),
+      });
+      if (buffer.length >= batchSize) void flush();
+    });
+    next();
+  };
+
+  return {
+    middleware,
+    flush,
+    async stop() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}

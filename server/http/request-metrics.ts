@@ -1,0 +1,37 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { childForRequest } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+
+/**
+ * Counts and times every answered request by contract operation (never by raw path, whose ids
+ * would make a series per object), and writes one structured log line per request.
+ */
+export function observeRequests(metrics: Metrics, logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
+      const operation =
+        (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
+        'unmatched';
+      metrics.observeRequest({
+        operation,
+        method: req.method,
+        status: res.statusCode,
+        durationSeconds: durationMs / 1000,
+      });
+      childForRequest(logger, req.context.requestId).info(
+        {
+          method: req.method,
+          path: req.path,
+          operation,
+          status: res.statusCode,
+          duration_ms: Math.round(durationMs * 1000) / 1000,
+          error_code: req.context.errorCode,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,211 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { startService } from '../../server/service.js';
+import { collect, createService, failureNumber } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+
+/** An independent verifier, written from the contract's description only. */
+function verify(body: string, header: string, secret: string): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+let server: TestServer;
+let receiver: Receiver;
+let serviceId: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_MS: '1000' });
+  receiver = await startReceiver();
+  serviceId = await createService(server);
+});
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+async function register(body: Record<string, unknown> = {}) {
+  const response = await server.request('POST', '/webhook-endpoints', {
+    body: { url: receiver.url, ...body },
+  });
+  expect(response.status).toBe(201);
+  return response.body.data as { id: string; secret: string };
+}
+
+async function deliveriesOf(eventId: string) {
+  return (await server.request('GET', `/events/${eventId}/deliveries`)).body.data.items;
+}
+
+describe('webhook endpoints', () => {
+  it('registering shows the signing secret once; reads never show it', async () => {
+    const endpoint = await register({ events: ['payment.completed'] });
+    expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    const read = await server.request('GET', `/webhook-endpoints/${endpoint.id}`);
+    expect(read.body.data.secret).toBeUndefined();
+    expect(read.text).not.toContain(endpoint.secret);
+    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  });
+
+  it('refuses URLs that are not http or https', async () => {
+    const response = await server.request('POST', '/webhook-endpoints', {
+      body: { url: 'ftp://example.com/x' },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('in live mode refuses loopback and private addresses', async () => {
+    for (const url of [receiver.url, 'http://10.0.0.7/hook', 'http://169.254.169.254/latest']) {
+      const response = await server.request('POST', '/webhook-endpoints', { as: server.live, body: { url } });
+      expect(response.status, url).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'url' });
+    }
+  });
+});
+
+describe('delivery', () => {
+  it('sends each event signed with the endpoint secret, its id for de-duplication, and records success', async () => {
+    const endpoint = await register();
+    const paymentId = await collect(server, serviceId, 1000);
+    await server.settle();
+    expect(await server.deliverWebhooks()).toBeGreaterThanOrEqual(1);
+    const delivery = receiver.received.find((r) => JSON.parse(r.body).data.transaction_id === paymentId);
+    expect(delivery).toBeDefined();
+    const event = JSON.parse(delivery?.body as string);
+    expect(event).toMatchObject({ event: 'payment.completed', mode: 'test', data: { status: 'success' } });
+    expect(delivery?.headers['x-webhook-id']).toBe(event.id);
+    expect(
+      verify(delivery?.body as string, delivery?.headers['x-webhook-signature'] as string, endpoint.secret),
+    ).toBe(true);
+    expect(
+      verify(`${delivery?.body} `, delivery?.headers['x-webhook-signature'] as string, endpoint.secret),
+    ).toBe(false);
+    const t = Number(/t=(\d+)/.exec(delivery?.headers['x-webhook-signature'] as string)?.[1]);
+    expect(t).toBe(Math.floor(server.clock.now() / 1000));
+    const stored = await server.request('GET', `/events/${event.id}`);
+    expect(stored.body.data).toEqual(event);
+    const [record] = await deliveriesOf(event.id);
+    expect(record).toMatchObject({ status: 'succeeded', attempts: 1, last_response_status: 200 });
+    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  });
+
+  it('retries after a failure with backoff, and records every attempt', async () => {
+    const endpoint = await register();
+    receiver.answer(500, 503);
+    const before = receiver.received.length;
+    const paymentId = await collect(server, serviceId, 1100, failureNumber);
+    await server.settle();
+    await server.deliverWebhooks();
+    const events = await server.request('GET', '/events', { query: { transaction_id: paymentId } });
+    const eventId = events.body.data.items[0].id;
+    let [record] = await deliveriesOf(eventId);
+    expect(record).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500 });
+    expect(Date.parse(record.next_attempt_at)).toBeGreaterThanOrEqual(server.clock.now());
+    // Not yet due: nothing is sent.
+    await server.deliverWebhooks();
+    server.clock.advance(1001);
+    await server.deliverWebhooks();
+    [record] = await deliveriesOf(eventId);
+    expect(record).toMatchObject({ status: 'pending', attempts: 2, last_response_status: 503 });
+    server.clock.advance(1001);
+    await server.deliverWebhooks();
+    [record] = await deliveriesOf(eventId);
+    expect(record).toMatchObject({ status: 'succeeded', attempts: 3, last_response_status: 200 });
+    const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
+    expect(sent).toEqual([eventId, eventId, eventId]);
+    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  });
+
+  it('only sends the events an endpoint subscribes to, and nothing to a disabled one', async () => {
+    const only = await register({ events: ['payment.failed'] });
+    const disabled = await register();
+    await server.request('PUT', `/webhook-endpoints/${disabled.id}`, { body: { status: 'disabled' } });
+    const ok = await collect(server, serviceId, 1200);
+    const ko = await collect(server, serviceId, 1300, failureNumber);
+    await server.settle();
+    const eventOf = async (id: string) =>
+      (await server.request('GET', '/events', { query: { transaction_id: id } })).body.data.items[0].id;
+    expect(await deliveriesOf(await eventOf(ok))).toEqual([]);
+    const failed = await deliveriesOf(await eventOf(ko));
+    expect(failed.map((d: { endpoint_id: string }) => d.endpoint_id)).toEqual([only.id]);
+    await server.request('DELETE', `/webhook-endpoints/${only.id}`);
+    await server.request('DELETE', `/webhook-endpoints/${disabled.id}`);
+  });
+
+  it('POST /events/{id}/resend queues a new delivery of the same event', async () => {
+    const endpoint = await register();
+    const paymentId = await collect(server, serviceId, 1400);
+    await server.settle();
+    await server.deliverWebhooks();
+    const eventId = (await server.request('GET', '/events', { query: { transaction_id: paymentId } })).body
+      .data.items[0].id;
+    const resent = await server.request('POST', `/events/${eventId}/resend`, {
+      body: { endpoint_id: endpoint.id },
+    });
+    expect(resent.status).toBe(202);
+    expect(resent.body.data.items).toHaveLength(1);
+    await server.deliverWebhooks();
+    const records = await deliveriesOf(eventId);
+    expect(records.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
+    const ids = receiver.received.map((r) => JSON.parse(r.body).id).filter((id: string) => id === eventId);
+    expect(ids.length).toBe(2);
+    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  });
+
+  it('gives up after the maximum age, marking the delivery failed', async () => {
+    const endpoint = await register();
+    receiver.answer(...Array(50).fill(500));
+    const paymentId = await collect(server, serviceId, 1500);
+    await server.settle();
+    await server.deliverWebhooks();
+    const eventId = (await server.request('GET', '/events', { query: { transaction_id: paymentId } })).body
+      .data.items[0].id;
+    server.clock.advance(3 * 86_400_000 + 1);
+    await server.deliverWebhooks();
+    const [record] = await deliveriesOf(eventId);
+    expect(record).toMatchObject({ status: 'failed', attempts: 2, next_attempt_at: null });
+    receiver.answer();
+    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  });
+});
+
+describe('delivery survives restarts and crashes', () => {
+  it('a delivery queued before a restart, or claimed by a worker that crashed mid-send, is sent after it', async () => {
+    const local = await startTestServer({ WEBHOOK_TIMEOUT_MS: '1000' });
+    const own = await startReceiver();
+    try {
+      const service = await createService(local);
+      await local.request('POST', '/webhook-endpoints', { body: { url: own.url } });
+      const first = await collect(local, service, 1000);
+      const second = await collect(local, service, 2000);
+      await local.settle();
+      // A worker claims both deliveries and dies before sending (the lease is all that is left).
+      await local.service.deps.store.transact((tx) =>
+        tx.events.claimDue(local.clock.now(), local.clock.now() + 3000, 1),
+      );
+      await local.service.close();
+
+      local.clock.advance(3001);
+      const again = await startService({
+        config: loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_PATH: local.dbPath }),
+        logger: createLogger({ level: 'silent' }),
+        clock: local.clock,
+        autostartWorkers: false,
+      });
+      try {
+        expect(await again.webhooks.runOnce()).toBe(2);
+        const sent = own.received.map((r) => JSON.parse(r.body).data.transaction_id).sort();
+        expect(sent).toEqual([first, second].sort());
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await local.close();
+      await own.close();
+    }
+  });
+});
