@@ -808,7 +808,14 @@ export interface paths {
     };
     "/healthz": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3499,7 +3506,14 @@ export interface operations {
     };
     getHealth: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

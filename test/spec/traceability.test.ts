@@ -175,7 +175,6 @@ describe('seed section 5: authentication', () => {
 
   it('sandbox: every operation accepts test=true', () => {
     for (const op of operations()) {
-      if (op.operationId === 'getHealth') continue;
       expect(
         op.parameters.some((p) => p.name === 'test' && p.in === 'query'),
         op.operationId,

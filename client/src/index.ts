@@ -1,0 +1,24 @@
+/**
+ * The TypeScript SDK of the Payments and Payouts API: openapi-fetch typed by the contract, with
+ * authentication, sandbox mode, idempotency keys, retries, pagination and webhook verification.
+ */
+export type * from './contract.js';
+export { createPaymentsClient, type PaymentsClient } from './create-client.js';
+export {
+  type ConfigErrorCode,
+  type ErrorEnvelope,
+  PaymentsApiError,
+  PaymentsConfigError,
+  PaymentsConnectionError,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from './errors.js';
+export { authMiddleware } from './middleware/auth.js';
+export { idempotencyMiddleware } from './middleware/idempotency.js';
+export { sandboxMiddleware } from './middleware/sandbox.js';
+export type { PaymentsClientOptions } from './options.js';
+export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
+export { requestIdOf } from './request-id.js';
+export type { RetryOptions } from './retry-policy.js';
+export { type Fetch, type RetryingFetchOptions, retryingFetch } from './retrying-fetch.js';
+export { type VerifyWebhookOptions, verifyWebhook, type WebhookEvent } from './webhooks.js';

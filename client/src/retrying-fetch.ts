@@ -1,0 +1,96 @@
+import { PaymentsConnectionError } from './errors.js';
+import {
+  backoffDelayMs,
+  isRetryableStatus,
+  maxRetryAfterMs,
+  type RetryOptions,
+  retryAfterMs,
+} from './retry-policy.js';
+
+export type Fetch = (input: Request) => Promise<Response>;
+
+export interface RetryingFetchOptions {
+  /** The fetch that sends each attempt. */
+  fetch: Fetch;
+  retry: RetryOptions;
+  /** Each attempt is aborted after this long and counts as a network error. */
+  timeoutMs: number;
+  /** Waits between attempts; replaceable in tests. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Wraps `fetch` so that each call is retried on network errors, timeouts, 429 and 5xx, with
+ * exponential backoff and full jitter, honouring `Retry-After`. It is handed to openapi-fetch as
+ * its `fetch`, after the middleware has run: every attempt is a clone of the same finished
+ * request, with the same `Idempotency-Key`, so a retried `POST` never pays twice. Other 4xx are
+ * answers, not accidents, and are returned at once.
+ *
+ * @example
+ * ```ts
+ * const client = createClient<paths>({
+ *   baseUrl,
+ *   fetch: retryingFetch({
+ *     fetch: globalThis.fetch,
+ *     retry: { maxRetries: 3, baseDelayMs: 200, maxDelayMs: 5_000 },
+ *     timeoutMs: 10_000,
+ *   }),
+ * });
+ * ```
+ */
+export function retryingFetch(options: RetryingFetchOptions): Fetch {
+  const { fetch, retry, timeoutMs, sleep = abortableSleep } = options;
+  return async (request) => {
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = attempt <= retry.maxRetries;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(
+          new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }),
+        );
+      } catch (error) {
+        // The caller's own abort is a decision, not an accident: never retried.
+        if (request.signal.aborted) throw error;
+        const timedOut = timeout.aborted;
+        if (!retriesLeft) {
+          const what = timedOut ? `timed out after ${timeoutMs} ms` : describe(error);
+          throw new PaymentsConnectionError(
+            `${request.method} ${request.url} failed after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${what}`,
+            attempt,
+            timedOut,
+            { cause: error },
+          );
+        }
+        await sleep(backoffDelayMs(attempt - 1, retry), request.signal);
+        continue;
+      }
+      if (!retriesLeft || !isRetryableStatus(response.status)) return response;
+      const askedMs = retryAfterMs(response.headers.get('Retry-After'));
+      if (askedMs !== undefined && askedMs > maxRetryAfterMs) return response;
+      await response.body?.cancel();
+      await sleep(askedMs ?? backoffDelayMs(attempt - 1, retry), request.signal);
+    }
+  };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * A real HTTP server on a free 127.0.0.1 port for the client's unit tests: each test scripts its
+ * answers, and the server records every request it received, body included.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** Answers one request; `index` counts the requests received so far, from 0. */
+export type Handler = (request: ReceivedRequest, res: ServerResponse, index: number) => unknown;
+
+export interface LocalServer {
+  baseUrl: string;
+  requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(handler: Handler): Promise<LocalServer> {
+  const requests: ReceivedRequest[] = [];
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const request: ReceivedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    requests.push(request);
+    try {
+      await handler(request, res, requests.length - 1);
+    } catch (error) {
+      res.statusCode = 599;
+      res.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let requestCounter = 0;
+
+/** A request id shaped as the contract's (`req_` and 24 alphanumerics). */
+export function newRequestId(): string {
+  requestCounter += 1;
+  return `req_${String(requestCounter).padStart(24, '0')}`;
+}
+
+/** Answers with a JSON body and the `X-Request-Id` header every API response carries. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': newRequestId(), ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Answers with the contract's error envelope, its `request_id` equal to the `X-Request-Id` header. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  headers: Record<string, string> = {},
+): string {
+  const requestId = newRequestId();
+  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...headers });
+  res.end(
+    JSON.stringify({ status: 'error', error: { code, message: `${code} (test)`, request_id: requestId } }),
+  );
+  return requestId;
+}
