@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
@@ -29,7 +29,14 @@ function bodyParserError(err: { type?: unknown; status?: unknown }): ApiError | 
   }
 }
 
-function toApiError(err: unknown, bodyLimit: number): ApiError | undefined {
+function bodyIsEmpty(req: Request): boolean {
+  const length = req.get('content-length');
+  return (
+    !req.get('content-type') && (length === undefined || length === '0') && !req.get('transfer-encoding')
+  );
+}
+
+function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (typeof err !== 'object' || err === null) return undefined;
   const parserError = bodyParserError(err as { type?: unknown });
@@ -47,7 +54,10 @@ function toApiError(err: unknown, bodyLimit: number): ApiError | undefined {
     if (err.status === 405)
       return new ApiError(405, 'method_not_allowed', 'This path does not accept this method.');
     if (err.status === 415) {
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+      // No body at all is a missing body (the seed's 400), not a body of the wrong type.
+      return bodyIsEmpty(req)
+        ? new ApiError(400, 'missing_field', 'A JSON request body is required.')
+        : new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
     }
     if (err.status === 413)
       return new ApiError(413, 'payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
@@ -101,7 +111,7 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
         err = replayError;
       }
     }
-    const apiError = toApiError(err, deps.config.bodyLimitBytes);
+    const apiError = toApiError(err, req, deps.config.bodyLimitBytes);
     const status = apiError?.status ?? 500;
     const code: ErrorCode = apiError?.code ?? 'internal_error';
     if (!apiError || status >= 500) {

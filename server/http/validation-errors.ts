@@ -56,6 +56,9 @@ const precedence = [
 
 function classify(p: Problem): { code: (typeof precedence)[number]; message: string } {
   if (p.location !== 'body') {
+    if (/^Unknown query parameter/.test(p.message)) {
+      return { code: 'invalid_parameter', message: `The query parameter ${p.param} is not accepted here.` };
+    }
     return {
       code: 'invalid_parameter',
       message: p.param ? `The parameter ${p.param} ${p.message}.` : `The request ${p.message}.`,

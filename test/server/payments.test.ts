@@ -122,6 +122,25 @@ describe('POST /payments', () => {
     expect(response.body.error).toMatchObject({ code: 'missing_field', param: 'customer_msisdn' });
   });
 
+  it('a POST with no body at all is 400 missing_field, not a media type error', async () => {
+    const response = await server.request('POST', '/payments');
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      code: 'missing_field',
+      message: 'A JSON request body is required.',
+    });
+  });
+
+  it('an unknown query parameter is named in the message', async () => {
+    const response = await server.request('GET', '/payments', { query: { colour: 'blue' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'colour',
+      message: 'The query parameter colour is not accepted here.',
+    });
+  });
+
   it('seed rule 3 > an amount of 0 or less is invalid_amount: "must be greater than 0"', async () => {
     for (const amount of [0, -1]) {
       const response = await server.request('POST', '/payments', { body: body({ amount }) });

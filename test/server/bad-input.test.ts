@@ -1,0 +1,626 @@
+/**
+ * Bad input, for every operation of the contract: the tests are generated from openapi.yaml
+ * (operations, parameters, request body schemas), so an operation added to the contract is
+ * tested here without anyone remembering to. Each bad request must get the error envelope with
+ * the right status and code, and must change nothing.
+ */
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiResponse,
+  type Credentials,
+  type RequestOptions,
+  startTestServer,
+  type TestServer,
+} from '../support/server.js';
+import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
+
+const successNumber = '237670000000';
+const errorSchema = spec.components.schemas.Error;
+/** Stack frames, file positions and SQL: none of it may reach an integrator. */
+const internals =
+  /\n\s+at\s|\bat \S+ \(|\.(?:ts|js|cjs|mjs):\d+|node_modules|SQLITE|\bSELECT\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|\bDELETE FROM\b|"stack"/i;
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const randomBase62 = (length: number) =>
+  Array.from({ length }, () => base62[randomInt(base62.length)]).join('');
+
+/** Asserts the contract's error envelope: status, code, schema, request id, no internals. */
+function expectError(response: ApiResponse, status: number, code: string) {
+  expect({ status: response.status, code: response.body?.error?.code }, response.text).toEqual({
+    status,
+    code,
+  });
+  expect(schemaErrors(errorSchema, response.body), response.text).toEqual([]);
+  const requestId = response.headers.get('x-request-id');
+  expect(requestId).toMatch(/^req_[0-9A-Za-z]{24}$/);
+  expect(response.body.error.request_id).toBe(requestId);
+  expect(response.text).not.toMatch(internals);
+}
+
+// ---- What the contract says about each operation -------------------------------------------
+
+type Segment = string | number;
+
+interface Field {
+  path: Segment[];
+  schema: Json;
+  required: boolean;
+}
+
+/** `['items', 0, 'amount']` → `items[0].amount`, the contract's way of naming a field. */
+function paramOf(path: Segment[]): string {
+  return path.reduce<string>(
+    (param, segment) =>
+      typeof segment === 'number' ? `${param}[${segment}]` : param ? `${param}.${segment}` : segment,
+    '',
+  );
+}
+
+function arrayItemsOf(property: Json): Json | undefined {
+  const items = property.type === 'array' ? resolve(property.items) : undefined;
+  return items?.properties ? items : undefined;
+}
+
+/** Every property of a body schema, descending into the first element of arrays of objects. */
+function fieldsOf(schema: Json, value: Json, prefix: Segment[] = []): Field[] {
+  const object = resolve(schema);
+  const fields: Field[] = [];
+  for (const [name, raw] of Object.entries<Json>(object.properties ?? {})) {
+    const property = resolve(raw);
+    const path = [...prefix, name];
+    fields.push({ path, schema: property, required: (object.required ?? []).includes(name) });
+    const items = arrayItemsOf(property);
+    if (items && Array.isArray(value?.[name]) && value[name].length > 0) {
+      fields.push(...fieldsOf(items, value[name][0], [...path, 0]));
+    }
+  }
+  return fields;
+}
+
+/** The paths of the objects in a body that refuse properties they do not declare. */
+function closedObjectsOf(schema: Json, value: Json, prefix: Segment[] = []): Segment[][] {
+  const object = resolve(schema);
+  const closed = object.additionalProperties === false ? [prefix] : [];
+  for (const [name, raw] of Object.entries<Json>(object.properties ?? {})) {
+    const items = arrayItemsOf(resolve(raw));
+    if (items && Array.isArray(value?.[name]) && value[name].length > 0) {
+      closed.push(...closedObjectsOf(items, value[name][0], [...prefix, name, 0]));
+    }
+  }
+  return closed;
+}
+
+/** A copy of `body` with the value at `path` replaced, or removed when `value` is `remove`. */
+const remove = Symbol('remove');
+function changed(body: Json, path: Segment[], value: unknown): Json {
+  const copy = structuredClone(body);
+  let parent = copy;
+  for (const segment of path.slice(0, -1)) parent = parent[segment];
+  const last = path[path.length - 1] as Segment;
+  if (value === remove) delete parent[last];
+  else parent[last] = value;
+  return copy;
+}
+
+/** A value of another JSON type than the schema's, as a careless client would send. */
+function wrongTypeFor(schema: Json): unknown {
+  switch (schema.type) {
+    case 'integer':
+    case 'number':
+      return '1000';
+    case 'string':
+      return 12345;
+    case 'boolean':
+      return 'true';
+    case 'array':
+      return 'not-an-array';
+    case 'object':
+      return 'not-an-object';
+    default:
+      throw new Error(`No wrong type known for a schema of type ${schema.type}`);
+  }
+}
+
+/** The catalogue's code for a bad value of a field (openapi.yaml, Errors). */
+function codeForField(path: Segment[]): string {
+  const name = String(path[path.length - 1]);
+  if (name === 'amount') return 'invalid_amount';
+  if (name.endsWith('_msisdn')) return 'invalid_msisdn';
+  return 'invalid_field';
+}
+
+/** Values that break a query or header parameter's schema. */
+function badValuesFor(schema: Json): string[] {
+  if (schema.type === 'boolean') return ['maybe'];
+  if (schema.type === 'integer') {
+    return [
+      'abc',
+      ...(schema.minimum !== undefined ? [String(schema.minimum - 1)] : []),
+      ...(schema.maximum !== undefined ? [String(schema.maximum + 1)] : []),
+    ];
+  }
+  if (schema.enum) return ['nope'];
+  if (schema.format === 'date-time') return ['yesterday'];
+  const values: string[] = [];
+  if (schema.pattern) values.push('two words!');
+  if (schema.maxLength !== undefined) values.push('x'.repeat(schema.maxLength + 1));
+  return values;
+}
+
+/** A valid value for a required query parameter, so that each test breaks only one thing. */
+function validQueryValue(name: string, schema: Json): string {
+  if (schema.format === 'date-time')
+    return name.endsWith('_lt') ? '2026-12-01T00:00:00Z' : '2026-11-01T00:00:00Z';
+  throw new Error(`No valid value known for the required query parameter ${name}: add one to this test`);
+}
+
+function bodySchemaOf(op: Operation): Json | undefined {
+  const body = op.operation.requestBody ? resolve(op.operation.requestBody) : undefined;
+  const schema = body?.content?.['application/json']?.schema;
+  return schema ? resolve(schema) : undefined;
+}
+
+function idPrefixOf(parameter: Json): string {
+  const prefix = /^\^(\w+?)_/.exec(resolve(parameter.schema).pattern ?? '')?.[1];
+  if (!prefix) throw new Error(`The path parameter ${parameter.name} has no id pattern`);
+  return prefix;
+}
+
+/** Operations the contract marks `security: []`: authentication does not apply to them. */
+const isPublic = (op: Operation) =>
+  Array.isArray(op.operation.security) && op.operation.security.length === 0;
+
+// ---- Fixtures, created through the API -----------------------------------------------------
+
+let server: TestServer;
+/** Another account: its API user paired with our key must be refused. */
+let stranger: Credentials;
+/** An account of its own for key rotation, so a rotation that wrongly went through breaks nothing else. */
+let rotator: { test: Credentials; live: Credentials };
+/** Real ids by prefix (`pay`, `po`, `tu`, `svc`, `we`, `evt`), so path parameters are valid. */
+const ids: Record<string, string> = {};
+
+async function created(response: ApiResponse, status: number, what: string) {
+  if (response.status !== status) throw new Error(`${what}: ${response.status} ${response.text}`);
+  return response.body.data;
+}
+
+beforeAll(async () => {
+  // The rate limiter must not turn the many requests of this file into 429s.
+  server = await startTestServer({ RATE_LIMIT_PER_WINDOW: '1000000' });
+  stranger = (await server.newAccount('Stranger')).test;
+  rotator = await server.newAccount('Key rotation');
+  const as = server.test;
+
+  ids.svc = (
+    await created(
+      await server.request('POST', '/services', { as, body: { name: 'Bad input shop' } }),
+      201,
+      'service',
+    )
+  ).service_id;
+  const topup = {
+    amount: 100_000,
+    currency: 'XAF',
+    payer_msisdn: successNumber,
+    payment_method: 'mtn_momo',
+  };
+  ids.tu = (
+    await created(await server.request('POST', '/topups', { as, body: topup }), 202, 'top-up')
+  ).transaction_id;
+  const payment = {
+    amount: 5000,
+    currency: 'XAF',
+    customer_msisdn: successNumber,
+    payment_method: 'mtn_momo',
+    service_id: ids.svc,
+  };
+  ids.pay = (
+    await created(await server.request('POST', '/payments', { as, body: payment }), 202, 'payment')
+  ).transaction_id;
+  await server.settle();
+  for (const [prefix, path] of [
+    ['tu', '/topups'],
+    ['pay', '/payments'],
+  ] as const) {
+    const status = (await server.request('GET', `${path}/${ids[prefix]}`, { as })).body.data.status;
+    if (status !== 'success') throw new Error(`${path}/${ids[prefix]} is ${status}, not success`);
+  }
+  const payout = {
+    amount: 1000,
+    currency: 'XAF',
+    recipient_msisdn: successNumber,
+    payout_type: 'withdrawal',
+  };
+  ids.po = (
+    await created(await server.request('POST', '/payouts', { as, body: payout }), 202, 'payout')
+  ).transaction_id;
+  await server.settle();
+  ids.we = (
+    await created(
+      await server.request('POST', '/webhook-endpoints', { as, body: { url: 'http://127.0.0.1:9/hook' } }),
+      201,
+      'webhook endpoint',
+    )
+  ).id;
+  const events = await server.request('GET', '/events', { as, query: { transaction_id: ids.pay as string } });
+  ids.evt = (await created(events, 200, 'events')).items[0]?.id;
+  if (!ids.evt) throw new Error(`no event for the payment ${ids.pay}: ${events.text}`);
+});
+
+afterAll(() => server?.close());
+
+/** A body the contract accepts, for each operation with a JSON body: each test breaks one thing in it. */
+const validBodies: Record<string, () => Json> = {
+  createPayment: () => ({
+    amount: 1500,
+    currency: 'XAF',
+    customer_msisdn: successNumber,
+    payment_method: 'mtn_momo',
+    service_id: ids.svc,
+    reference: 'bad-input',
+  }),
+  createDirectPayment: () => validBodies.createPayment?.(),
+  initiateHostedPayment: () => ({
+    amount: 1500,
+    currency: 'XAF',
+    service_id: ids.svc,
+    customer_msisdn: successNumber,
+    payment_method: 'orange_money',
+    reference: 'bad-input',
+    expires_in_seconds: 600,
+  }),
+  createPayout: () => ({
+    amount: 100,
+    currency: 'XAF',
+    recipient_msisdn: successNumber,
+    payout_type: 'withdrawal',
+    reference: 'bad-input',
+  }),
+  createBulkPayout: () => ({
+    currency: 'XAF',
+    items: [
+      { amount: 100, recipient_msisdn: successNumber, payout_type: 'withdrawal', reference: 'bad-input' },
+    ],
+  }),
+  createRefund: () => ({ payment_id: ids.pay, amount: 100, reference: 'bad-input' }),
+  createTopup: () => ({
+    amount: 1000,
+    currency: 'XAF',
+    payer_msisdn: successNumber,
+    payment_method: 'mtn_momo',
+    reference: 'bad-input',
+  }),
+  createService: () => ({ name: 'Another shop', description: 'bad input', type: 'website' }),
+  updateService: () => ({ name: 'Renamed shop', description: 'bad input', type: 'pos', status: 'inactive' }),
+  createWebhookEndpoint: () => ({
+    url: 'http://127.0.0.1:9/other-hook',
+    events: ['payment.completed'],
+    description: 'bad input',
+  }),
+  updateWebhookEndpoint: () => ({
+    url: 'http://127.0.0.1:9/moved-hook',
+    events: ['payout.failed'],
+    description: 'bad input',
+    status: 'disabled',
+  }),
+  resendEvent: () => ({ endpoint_id: ids.we }),
+  rotateApiKey: () => ({ grace_period_seconds: 0 }),
+};
+
+function validBodyFor(op: Operation): Json {
+  const make = validBodies[op.operationId];
+  if (!make)
+    throw new Error(`${op.operationId} has a JSON body: add a valid one to validBodies in this test`);
+  return make();
+}
+
+/** Whose data each operation works on. */
+const ownerOf = (op: Operation) => (op.operationId === 'rotateApiKey' ? rotator : server);
+
+/**
+ * What a write could change, read before and after its bad requests. Money operations are
+ * checked on the balance, its ledger and their own list.
+ */
+const watchedByTag: Record<string, () => string[]> = {
+  Payments: () => ['/balance', '/balance/transactions', '/payments'],
+  Payouts: () => ['/balance', '/balance/transactions', '/payouts'],
+  Refunds: () => ['/balance', '/balance/transactions', '/payouts', '/payments'],
+  'Top-ups': () => ['/balance', '/balance/transactions', '/topups'],
+  Services: () => ['/services', '/services?status=deleted'],
+  'Webhook endpoints': () => ['/webhook-endpoints'],
+  Events: () => ['/events', `/events/${ids.evt}/deliveries`],
+  'API keys': () => ['/api-keys'],
+};
+
+function watchedPathsOf(op: Operation): string[] {
+  const tag = op.operation.tags?.[0] as string;
+  const watched = watchedByTag[tag];
+  if (!watched)
+    throw new Error(`${op.operationId} (tag ${tag}) writes: say in watchedByTag what it could change`);
+  return watched();
+}
+
+/** `limit=100` where the contract's GET of that path takes a `limit`, so a list is read whole. */
+function largestPage(pathname: string): Record<string, number> {
+  const read = operations().find(
+    (o) => o.method === 'get' && new RegExp(`^${o.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname),
+  );
+  if (!read) throw new Error(`The contract has no GET ${pathname}`);
+  return read.parameters.some((p) => p.name === 'limit') ? { limit: 100 } : {};
+}
+
+async function snapshot(op: Operation): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {};
+  // Both modes: some bad requests carry the live key, and must not touch live data either.
+  for (const mode of ['test', 'live'] as const) {
+    for (const path of watchedPathsOf(op)) {
+      // The fixtures are test objects: in live mode their paths are 404 by design.
+      if (mode === 'live' && Object.values(ids).some((id) => path.includes(id))) continue;
+      const [pathname = path, search] = path.split('?');
+      const query = Object.fromEntries(new URLSearchParams(search ?? ''));
+      const response = await server.request('GET', pathname, {
+        as: ownerOf(op)[mode],
+        query: { ...query, ...largestPage(pathname) },
+      });
+      expect(response.status, response.text).toBe(200);
+      state[`${mode} ${path}`] = response.body;
+    }
+  }
+  return state;
+}
+
+// ---- The tests -----------------------------------------------------------------------------
+
+const allOperations = operations();
+
+/** A condition and what the server must answer to it: `<operation> > <condition> > <answer>`. */
+function when(condition: string, answer: string, test: () => Promise<void>) {
+  describe(condition, () => {
+    it(answer, test);
+  });
+}
+
+describe('the contract', () => {
+  it('leaves authentication off only getHealth, the load balancers’ health check', () => {
+    expect(allOperations.filter(isPublic).map((op) => op.operationId)).toEqual(['getHealth']);
+  });
+
+  it('gives every write operation something this file watches for changes', () => {
+    for (const op of allOperations.filter((o) => o.method !== 'get')) {
+      expect(watchedByTag[op.operation.tags?.[0]], op.operationId).toBeDefined();
+    }
+  });
+});
+
+for (const op of allOperations) {
+  const bodySchema = bodySchemaOf(op);
+  const pathParameters = op.parameters.filter((p) => p.in === 'path');
+  const queryParameters = op.parameters.filter((p) => p.in === 'query');
+  const headerParameters = op.parameters.filter((p) => p.in === 'header');
+  const requiredQuery = queryParameters.filter((p) => p.required);
+
+  /** The request with everything valid; each test changes one thing. */
+  const send = (options: RequestOptions & { id?: string; body?: Json; without?: string } = {}) => {
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (options.id !== undefined) return options.id;
+      const parameter = pathParameters.find((p) => p.name === name);
+      const id = parameter ? ids[idPrefixOf(parameter)] : undefined;
+      if (!id) throw new Error(`No fixture for the path parameter ${name} of ${op.operationId}`);
+      return id;
+    });
+    const query = Object.fromEntries(
+      requiredQuery
+        .filter((p) => p.name !== options.without)
+        .map((p) => [p.name, validQueryValue(p.name, resolve(p.schema))]),
+    );
+    const { id: _id, without: _without, ...rest } = options;
+    return server.request(op.method.toUpperCase(), path, {
+      as: ownerOf(op).test,
+      ...(bodySchema && options.rawBody === undefined ? { body: options.body ?? validBodyFor(op) } : {}),
+      ...rest,
+      query: { ...query, ...(options.query ?? {}) },
+    });
+  };
+
+  describe(`${op.method.toUpperCase()} ${op.path} (${op.operationId})`, () => {
+    let before: Record<string, unknown> | undefined;
+    if (op.method !== 'get') {
+      beforeAll(async () => {
+        before = await snapshot(op);
+      });
+    }
+
+    if (!isPublic(op)) {
+      when('without a key', 'answers 401 missing_api_key', async () => {
+        const { apiUser } = ownerOf(op).test;
+        expectError(await send({ as: null, headers: { 'x-api-user': apiUser } }), 401, 'missing_api_key');
+      });
+
+      when('with a well-formed key that does not exist', 'answers 401 invalid_api_key', async () => {
+        const { apiUser } = ownerOf(op).test;
+        const headers = { authorization: `Bearer sk_test_${randomBase62(32)}`, 'x-api-user': apiUser };
+        expectError(await send({ as: null, headers }), 401, 'invalid_api_key');
+      });
+
+      when('without X-API-User', 'answers 401 missing_api_user', async () => {
+        const { key } = ownerOf(op).test;
+        expectError(
+          await send({ as: null, headers: { authorization: `Bearer ${key}` } }),
+          401,
+          'missing_api_user',
+        );
+      });
+
+      when("with another account's API user", 'answers 401 invalid_api_user', async () => {
+        const as = { key: ownerOf(op).test.key, apiUser: stranger.apiUser };
+        expectError(await send({ as }), 401, 'invalid_api_user');
+      });
+
+      when('with test=true and the live key', 'answers 400 live_key_in_test_mode', async () => {
+        expectError(
+          await send({ as: ownerOf(op).live, query: { test: true } }),
+          400,
+          'live_key_in_test_mode',
+        );
+      });
+    }
+
+    when('with an unknown query parameter', 'answers 400 invalid_parameter', async () => {
+      expectError(await send({ query: { surprise: 'yes' } }), 400, 'invalid_parameter');
+    });
+
+    for (const parameter of requiredQuery) {
+      when(
+        `without the required ${parameter.name}`,
+        `answers 400 invalid_parameter naming ${parameter.name}`,
+        async () => {
+          const response = await send({ without: parameter.name });
+          expectError(response, 400, 'invalid_parameter');
+          expect(response.body.error.param).toBe(parameter.name);
+        },
+      );
+    }
+
+    for (const parameter of queryParameters) {
+      for (const value of badValuesFor(resolve(parameter.schema))) {
+        const shown = value.length > 20 ? `${value.slice(0, 10)}… (${value.length} characters)` : value;
+        when(
+          `with ${parameter.name}=${shown}`,
+          `answers 400 invalid_parameter naming ${parameter.name}`,
+          async () => {
+            const response = await send({ query: { [parameter.name]: value } });
+            expectError(response, 400, 'invalid_parameter');
+            expect(response.body.error.param).toBe(parameter.name);
+          },
+        );
+      }
+    }
+
+    for (const parameter of headerParameters) {
+      for (const value of badValuesFor(resolve(parameter.schema))) {
+        const shown = value.length > 20 ? `${value.slice(0, 10)}… (${value.length} characters)` : value;
+        when(
+          `with ${parameter.name}: ${shown}`,
+          `answers 400 invalid_parameter naming ${parameter.name}`,
+          async () => {
+            const response = await send({ headers: { [parameter.name]: value } });
+            expectError(response, 400, 'invalid_parameter');
+            expect(String(response.body.error.param).toLowerCase()).toBe(parameter.name.toLowerCase());
+          },
+        );
+      }
+    }
+
+    for (const parameter of pathParameters) {
+      when(`with a malformed ${parameter.name} (nope)`, 'answers 400 invalid_parameter', async () => {
+        const response = await send({ id: 'nope' });
+        expectError(response, 400, 'invalid_parameter');
+        expect(response.body.error.param).toBe(parameter.name);
+      });
+
+      when(
+        `with a well-formed ${parameter.name} that does not exist`,
+        'answers 404 resource_not_found',
+        async () => {
+          const id = `${idPrefixOf(parameter)}_${randomBase62(24)}`;
+          expectError(await send({ id }), 404, 'resource_not_found');
+        },
+      );
+    }
+
+    if (bodySchema) {
+      it('starts from a body the contract accepts', () => {
+        expect(schemaErrors(bodySchema, validBodyFor(op))).toEqual([]);
+      });
+
+      // The fields are read from the contract; the valid body (built at run time) only decides
+      // which array element to descend into, so it is rebuilt here with placeholder ids.
+      const shape = (() => {
+        const make = validBodies[op.operationId];
+        return make ? make() : {};
+      })();
+      const fields = fieldsOf(bodySchema, shape);
+
+      for (const field of fields.filter((f) => f.required)) {
+        const param = paramOf(field.path);
+        when(`without the required field ${param}`, `answers 400 missing_field naming ${param}`, async () => {
+          const response = await send({ body: changed(validBodyFor(op), field.path, remove) });
+          expectError(response, 400, 'missing_field');
+          expect(response.body.error.param).toBe(param);
+        });
+      }
+
+      for (const field of fields) {
+        const param = paramOf(field.path);
+        const wrong = wrongTypeFor(field.schema);
+        const code = codeForField(field.path);
+        when(
+          `with ${param} of the wrong type (${JSON.stringify(wrong)})`,
+          `answers 400 ${code} naming ${param}`,
+          async () => {
+            const response = await send({ body: changed(validBodyFor(op), field.path, wrong) });
+            expectError(response, 400, code);
+            expect(response.body.error.param).toBe(param);
+          },
+        );
+      }
+
+      for (const object of closedObjectsOf(bodySchema, shape)) {
+        const path = [...object, 'surprise'];
+        const param = paramOf(path);
+        when(`with an unknown field ${param}`, `answers 400 unknown_field naming ${param}`, async () => {
+          const response = await send({ body: changed(validBodyFor(op), path, 'yes') });
+          expectError(response, 400, 'unknown_field');
+          expect(response.body.error.param).toBe(param);
+        });
+      }
+
+      for (const field of fields.filter((f) => f.path[f.path.length - 1] === 'amount')) {
+        const param = paramOf(field.path);
+        for (const amount of [0, -5]) {
+          when(
+            `with ${param} ${amount}`,
+            'answers 400 invalid_amount saying it must be greater than 0',
+            async () => {
+              const response = await send({ body: changed(validBodyFor(op), field.path, amount) });
+              expectError(response, 400, 'invalid_amount');
+              expect(response.body.error.param).toBe(param);
+              expect(response.body.error.message).toContain('greater than 0');
+            },
+          );
+        }
+        when(`with ${param} 10.5`, 'answers 400 invalid_amount', async () => {
+          const response = await send({ body: changed(validBodyFor(op), field.path, 10.5) });
+          expectError(response, 400, 'invalid_amount');
+          expect(response.body.error.param).toBe(param);
+        });
+      }
+
+      when('with malformed JSON', 'answers 400 malformed_json', async () => {
+        const response = await send({ rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+        expectError(response, 400, 'malformed_json');
+      });
+
+      when('with a text/plain body', 'answers 415 unsupported_media_type', async () => {
+        const rawBody = JSON.stringify(validBodyFor(op));
+        const response = await send({ rawBody, headers: { 'content-type': 'text/plain' } });
+        expectError(response, 415, 'unsupported_media_type');
+      });
+
+      when('with a body over 64 KiB', 'answers 413 payload_too_large', async () => {
+        const rawBody = JSON.stringify({ ...validBodyFor(op), padding: 'x'.repeat(64 * 1024) });
+        const response = await send({ rawBody, headers: { 'content-type': 'application/json' } });
+        expectError(response, 413, 'payload_too_large');
+      });
+    }
+
+    if (op.method !== 'get') {
+      it('after all these bad requests > has changed nothing', async () => {
+        expect(before).toBeDefined();
+        expect(await snapshot(op)).toEqual(before);
+      });
+    }
+  });
+}
