@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { checkoutRoutes } from './checkout/routes.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { handleErrors, routeNotFound } from './http/error-handler.js';
@@ -47,6 +48,9 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+
+  // Public pages, outside the API: the hosted checkout.
+  app.use('/checkout', checkoutRoutes(deps));
 
   const authenticate = authenticateCaller(deps);
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));

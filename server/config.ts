@@ -9,6 +9,8 @@ export interface Config {
   databasePath: string;
   /** Base address used in links the API returns (checkout pages), without /v1. */
   publicUrl: string;
+  /** No PUBLIC_URL was given: links use the address the server listens on. */
+  publicUrlFromListener: boolean;
   nodeEnv: 'development' | 'test' | 'production';
   validateResponses: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -91,6 +93,7 @@ export function loadConfig(env: Env): Config {
     host,
     databasePath: env.DATABASE_PATH || './data/payments.db',
     publicUrl,
+    publicUrlFromListener: !env.PUBLIC_URL,
     nodeEnv,
     validateResponses: bool('VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [

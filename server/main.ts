@@ -36,7 +36,7 @@ async function main(): Promise<void> {
         'Try it:',
         `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,
         '',
-        `Docs: ${config.publicUrl}/docs   Contract: ${config.publicUrl}/openapi.yaml`,
+        `Docs: ${service.deps.config.publicUrl}/docs   Contract: ${service.deps.config.publicUrl}/openapi.yaml`,
         'More accounts and keys: npm run admin -- --help',
         '',
       ].join('\n'),

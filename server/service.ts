@@ -75,6 +75,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   server.keepAliveTimeout = 5_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (config.publicUrlFromListener) {
+    const linkHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : host;
+    deps.config = { ...config, publicUrl: `http://${linkHost}:${port}` };
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -22,8 +22,14 @@ afterEach(() => {
 });
 
 /** Starts `server/main.ts` and resolves with everything it printed once it printed `until`. */
-function startMain(env: Record<string, string>, until: RegExp): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startMain(
+  env: Record<string, string>,
+  until: RegExp,
+): Promise<{ child: ChildProcess; output: string }> {
+  const child = spawn(tsx, ['server/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -75,9 +81,13 @@ describe('npm start (server/main.ts)', () => {
 
 describe('npm run admin', () => {
   it('create-account --json prints exactly api_user, test_key and live_key', async () => {
-    const { stdout } = await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', 'Scripted', '--json'], {
-      env: { ...process.env, DATABASE_PATH: tempDb() },
-    });
+    const { stdout } = await run(
+      tsx,
+      ['server/admin/cli.ts', 'create-account', '--name', 'Scripted', '--json'],
+      {
+        env: { ...process.env, DATABASE_PATH: tempDb() },
+      },
+    );
     const printed = JSON.parse(stdout);
     expect(Object.keys(printed)).toEqual(['api_user', 'test_key', 'live_key']);
     expect(printed.test_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
@@ -88,20 +98,27 @@ describe('npm run admin', () => {
   it('reset-keys revokes every key of the mode and prints one that works', async () => {
     const env = { ...process.env, DATABASE_PATH: tempDb() };
     const created = JSON.parse(
-      (await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', 'Leaky', '--json'], { env })).stdout,
+      (await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', 'Leaky', '--json'], { env }))
+        .stdout,
     );
     const reset = JSON.parse(
       (
-        await run(tsx, ['server/admin/cli.ts', 'reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'], {
-          env,
-        })
+        await run(
+          tsx,
+          ['server/admin/cli.ts', 'reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'],
+          {
+            env,
+          },
+        )
       ).stdout,
     );
     expect(reset.key).toMatch(/^sk_test_/);
     const { output } = await startMain({ ...env, PORT: '0', LOG_LEVEL: 'info' }, /"listening"/);
     const url = /"url":"([^"]+)"/.exec(output)?.[1];
     const call = (key: string) =>
-      fetch(`${url}/balance`, { headers: { authorization: `Bearer ${key}`, 'x-api-user': created.api_user } });
+      fetch(`${url}/balance`, {
+        headers: { authorization: `Bearer ${key}`, 'x-api-user': created.api_user },
+      });
     expect((await call(created.test_key)).status).toBe(401);
     expect((await call(reset.key)).status).toBe(200);
     expect((await call(created.live_key)).status).toBe(200);

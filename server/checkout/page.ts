@@ -1,0 +1,132 @@
+import type { PaymentRow } from '../storage/rows.js';
+import { escapeHtml, formatAmount } from './format.js';
+import { checkoutScript } from './script.js';
+
+export type CheckoutView =
+  | { kind: 'form'; error?: string; msisdn?: string; method?: string }
+  | { kind: 'status' }
+  | { kind: 'not_found' }
+  | { kind: 'expired' };
+
+const styles = `
+:root { color-scheme: light; --ink: #14213d; --muted: #4a5568; --accent: #0b5cad; --ok: #146c2e; --bad: #a4161a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f4f6fa; }
+main { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }
+.card { background: #fff; border-radius: 12px; padding: 1.5rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+h1 { font-size: 1.25rem; margin: 0 0 .25rem; }
+.merchant { color: var(--muted); margin: 0 0 1rem; }
+.amount { font-size: 2rem; font-weight: 700; margin: 0 0 1.25rem; }
+label, legend { display: block; font-weight: 600; margin-bottom: .35rem; }
+input[type=tel] { width: 100%; font-size: 1.1rem; padding: .7rem .8rem; border: 2px solid #7a869a; border-radius: 8px; }
+fieldset { border: 0; padding: 0; margin: 1rem 0; }
+.choice { display: flex; align-items: center; gap: .5rem; padding: .6rem .75rem; border: 2px solid #c3cad6; border-radius: 8px; margin-bottom: .5rem; }
+.choice input { width: 1.2rem; height: 1.2rem; }
+button { width: 100%; font-size: 1.1rem; font-weight: 700; padding: .85rem; border: 0; border-radius: 8px; background: var(--accent); color: #fff; cursor: pointer; }
+button[disabled] { background: #5b6b80; cursor: progress; }
+:focus-visible { outline: 3px solid #ffb703; outline-offset: 2px; }
+.hint { color: var(--muted); font-size: .9rem; margin: .35rem 0 0; }
+.error { color: var(--bad); font-weight: 600; margin: .5rem 0 0; }
+.status { font-size: 1.25rem; font-weight: 700; margin: .5rem 0; }
+.status[data-status=success] { color: var(--ok); }
+.status[data-status=failed], .status[data-status=expired] { color: var(--bad); }
+`;
+
+function layout(title: string, nonce: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${styles}</style>
+</head>
+<body>
+<main>
+<div class="card">
+${body}
+</div>
+</main>
+</body>
+</html>`;
+}
+
+const statusText: Record<PaymentRow['status'] | 'pending', string> = {
+  initiated: 'Waiting for the customer.',
+  pending: 'Approve the payment on your phone. This page updates by itself.',
+  success: 'Payment received. Thank you!',
+  failed: 'The payment did not go through. No money was taken.',
+  expired: 'This payment link has expired. No money was taken.',
+};
+
+/** The words a customer reads for a payment's current state. */
+export function describeStatus(payment: PaymentRow): { status: string; text: string } {
+  const status = payment.status === 'initiated' && payment.operator_ref !== null ? 'pending' : payment.status;
+  return { status, text: statusText[status] };
+}
+
+function header(payment: PaymentRow, serviceName: string): string {
+  return `<h1>Pay with Mobile Money</h1>
+<p class="merchant">To <strong>${escapeHtml(serviceName)}</strong></p>
+<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>`;
+}
+
+export function renderCheckout(
+  view: CheckoutView,
+  context: { nonce: string; token?: string; payment?: PaymentRow; serviceName?: string },
+): string {
+  const { nonce } = context;
+  if (view.kind === 'not_found') {
+    return layout(
+      'Payment link not found',
+      nonce,
+      `<h1>Payment link not found</h1>
+<p>This link does not lead to a payment. Check that you copied the whole link, or ask the merchant for a new one.</p>`,
+    );
+  }
+  const payment = context.payment as PaymentRow;
+  const top = header(payment, context.serviceName ?? '');
+  if (view.kind === 'expired') {
+    return layout(
+      'Payment link expired',
+      nonce,
+      `${top}<p class="status" data-status="expired" role="status">${statusText.expired}</p>
+<p>Ask the merchant for a new payment link.</p>`,
+    );
+  }
+  if (view.kind === 'status') {
+    const { status, text } = describeStatus(payment);
+    const script = status === 'pending' ? `<script nonce="${nonce}">${checkoutScript}</script>` : '';
+    return layout(
+      'Payment status',
+      nonce,
+      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${script}`,
+    );
+  }
+  const method = view.method ?? payment.payment_method ?? 'mtn_momo';
+  const msisdn = view.msisdn ?? payment.customer_msisdn ?? '';
+  const error = view.error
+    ? `<p class="error" id="msisdn-error" role="alert">${escapeHtml(view.error)}</p>`
+    : '<p class="error" id="msisdn-error" role="alert" hidden></p>';
+  const choice = (value: string, label: string) =>
+    `<label class="choice"><input type="radio" name="payment_method" value="${value}"${method === value ? ' checked' : ''}> ${label}</label>`;
+  return layout(
+    `Pay ${formatAmount(payment.amount, payment.currency)}`,
+    nonce,
+    `${top}<form method="post" action="/checkout/${escapeHtml(context.token ?? '')}/pay" id="pay-form" novalidate>
+<label for="msisdn">Mobile Money phone number</label>
+<input type="tel" id="msisdn" name="msisdn" inputmode="tel" autocomplete="tel" required
+  aria-describedby="msisdn-hint msisdn-error"${view.error ? ' aria-invalid="true"' : ''} value="${escapeHtml(msisdn)}">
+<p class="hint" id="msisdn-hint">With the country code, for example 237 670 000 000.</p>
+${error}
+<fieldset>
+<legend>Operator</legend>
+${choice('mtn_momo', 'MTN Mobile Money')}
+${choice('orange_money', 'Orange Money')}
+</fieldset>
+<button type="submit" id="pay">Pay ${escapeHtml(formatAmount(payment.amount, payment.currency))}</button>
+</form>
+<script nonce="${nonce}">${checkoutScript}</script>`,
+  );
+}

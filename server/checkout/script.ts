@@ -1,0 +1,68 @@
+/**
+ * The page's only script (inline, allowed by its nonce): it submits the form once, disabling
+ * the button so a double tap cannot pay twice, then follows the payment until it is final.
+ * Without JavaScript the form still posts and the status page reloads itself.
+ */
+export const checkoutScript = `
+(function () {
+  var form = document.getElementById('pay-form');
+  var path = location.pathname.replace(/\\/$/, '');
+  function follow(statusEl) {
+    var timer = setInterval(function () {
+      fetch(path + '/status', { headers: { accept: 'application/json' } })
+        .then(function (r) { return r.json(); })
+        .then(function (s) {
+          statusEl.setAttribute('data-status', s.status);
+          statusEl.textContent = s.text;
+          if (s.status !== 'pending' && s.status !== 'initiated') clearInterval(timer);
+        })
+        .catch(function () {});
+    }, 1000);
+  }
+  var existing = document.getElementById('status');
+  if (existing) { follow(existing); return; }
+  if (!form) return;
+  var button = document.getElementById('pay');
+  var error = document.getElementById('msisdn-error');
+  var input = document.getElementById('msisdn');
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    if (button.disabled) return;
+    button.disabled = true;
+    button.textContent = 'Sending…';
+    var method = form.querySelector('input[name=payment_method]:checked');
+    fetch(path + '/pay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ msisdn: input.value, payment_method: method ? method.value : '' })
+    })
+      .then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
+      .then(function (res) {
+        if (!res.ok && res.body.error === 'invalid_msisdn') {
+          error.textContent = res.body.text;
+          error.hidden = false;
+          input.setAttribute('aria-invalid', 'true');
+          input.focus();
+          button.disabled = false;
+          button.textContent = 'Pay';
+          return;
+        }
+        var card = form.parentNode;
+        form.remove();
+        var statusEl = document.createElement('p');
+        statusEl.className = 'status';
+        statusEl.id = 'status';
+        statusEl.setAttribute('role', 'status');
+        statusEl.setAttribute('aria-live', 'polite');
+        statusEl.setAttribute('data-status', res.body.status);
+        statusEl.textContent = res.body.text;
+        card.appendChild(statusEl);
+        if (res.body.status === 'pending') follow(statusEl);
+      })
+      .catch(function () {
+        button.disabled = false;
+        button.textContent = 'Pay';
+      });
+  });
+})();
+`;
