@@ -69,7 +69,11 @@ export function retryingFetch(options: RetryingFetchOptions): Fetch {
       const askedMs = retryAfterMs(response.headers.get('Retry-After'));
       if (askedMs !== undefined && askedMs > maxRetryAfterMs) return response;
       await response.body?.cancel();
-      await sleep(askedMs ?? backoffDelayMs(attempt - 1, retry), request.signal);
+      // After Retry-After, a jittered extra wait spreads clients refused together, so they do
+      // not all come back at the same instant and collide again.
+      const waitMs =
+        askedMs === undefined ? backoffDelayMs(attempt - 1, retry) : askedMs + backoffDelayMs(0, retry);
+      await sleep(waitMs, request.signal);
     }
   };
 }
