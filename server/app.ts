@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { checkoutRoutes } from './checkout/routes.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
+import { docsRoutes } from './http/docs.js';
 import { handleErrors, routeNotFound } from './http/error-handler.js';
 import { idempotentPosts } from './http/idempotency.js';
 import { jsonBody } from './http/json-body.js';
@@ -49,7 +50,8 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  // Public pages, outside the API: the hosted checkout.
+  // Public pages, outside the API: the contract, its docs and the hosted checkout.
+  app.use(docsRoutes());
   app.use('/checkout', checkoutRoutes(deps));
 
   const authenticate = authenticateCaller(deps);

@@ -149,3 +149,26 @@ describe('operations endpoints', () => {
     expect(text).toMatch(/webhook_outbox_depth \d+/);
   });
 });
+
+describe('the contract and its docs', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('GET /openapi.yaml serves the very contract the server validates against', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const response = await fetch(server.url.replace(/\/v1$/, '/openapi.yaml'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/yaml/);
+    expect(await response.text()).toBe(await readFile('openapi.yaml', 'utf8'));
+  });
+
+  it('GET /docs/ serves the built Redoc page (npm test builds it first)', async () => {
+    const response = await fetch(server.url.replace(/\/v1$/, '/docs/'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/html/);
+    expect(await response.text()).toContain('Payments and Payouts API');
+  });
+});

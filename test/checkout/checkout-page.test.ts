@@ -1,0 +1,183 @@
+/**
+ * The hosted checkout page, driven in Debian's Chromium against the real server: a customer
+ * pays, fails, meets an expired link, double-submits, and uses a phone-sized screen.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openIsolatedPage, saveScreenshot } from '../support/browser.js';
+import { createService, failureNumber } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let browser: Browser;
+let serviceId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  serviceId = await createService(server, server.test, 'Boutique Akwa');
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function hostedPayment(amount = 2500, expiresInSeconds = 1800) {
+  const response = await server.request('POST', '/payments/initiate', {
+    body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds },
+  });
+  expect(response.status).toBe(202);
+  return response.body.data as { transaction_id: string; checkout_url: string };
+}
+
+/** The page polls every second; the test settles the sandbox operator once it is waiting. */
+async function settleWhenPending(page: import('playwright-core').Page) {
+  await page.getByRole('status').filter({ hasText: 'Approve the payment on your phone' }).waitFor();
+  await server.settle(2000);
+}
+
+describe('the hosted checkout page', () => {
+  it('shows the amount and the merchant, takes a number and follows the payment to success', async () => {
+    const payment = await hostedPayment(2500);
+    const { page, context, foreignRequests } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    await expect(page.locator('#amount').textContent()).resolves.toBe('2\u202f500 XAF');
+    await expect(page.getByText('Boutique Akwa').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Mobile Money phone number').fill('+237 670 000 000');
+    await page.getByLabel('Orange Money').check();
+    await saveScreenshot(page, 'checkout-form');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await settleWhenPending(page);
+    await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
+    await saveScreenshot(page, 'checkout-success');
+    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    expect(read.body.data).toMatchObject({
+      status: 'success',
+      customer_msisdn: '237670000000',
+      payment_method: 'orange_money',
+    });
+    expect(foreignRequests).toEqual([]);
+    expect(await page.content()).not.toMatch(/sk_(test|live)_/);
+    await context.close();
+  });
+
+  it('with a number ending in 1, follows the payment to failure and says no money was taken', async () => {
+    const payment = await hostedPayment(1000);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    await page.getByLabel('Mobile Money phone number').fill(failureNumber);
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await settleWhenPending(page);
+    await page.getByRole('status').filter({ hasText: 'did not go through' }).waitFor({ timeout: 10_000 });
+    await saveScreenshot(page, 'checkout-failed');
+    expect((await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
+      'failed',
+    );
+    await context.close();
+  });
+
+  it('explains a bad phone number on the page, marks the field invalid and keeps the form', async () => {
+    const payment = await hostedPayment();
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    const field = page.getByLabel('Mobile Money phone number');
+    await field.fill('6700');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.getByRole('alert').filter({ hasText: 'country code' }).waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('msisdn');
+    expect(
+      (await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.customer_msisdn,
+    ).toBeNull();
+    await context.close();
+  });
+
+  it('an expired link shows a clear page and cannot be paid', async () => {
+    const payment = await hostedPayment(500, 60);
+    server.clock.advance(61_000);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    const response = await page.goto(payment.checkout_url);
+    expect(response?.status()).toBe(410);
+    await page.getByText('This payment link has expired').waitFor();
+    expect(await page.locator('form').count()).toBe(0);
+    const pay = await fetch(`${payment.checkout_url}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ msisdn: '237670000000', payment_method: 'mtn_momo' }),
+    });
+    expect(pay.status).toBe(410);
+    await saveScreenshot(page, 'checkout-expired');
+    await context.close();
+  });
+
+  it('an unknown link shows a clear not-found page', async () => {
+    const origin = new URL(server.url).origin;
+    const { page, context } = await openIsolatedPage(browser, origin);
+    const response = await page.goto(`${origin}/checkout/cs_${'x'.repeat(32)}`);
+    expect(response?.status()).toBe(404);
+    await page.getByText('Payment link not found').first().waitFor();
+    await context.close();
+  });
+
+  it('a double submit pays once: the button locks, and a second tab sees the charge already sent', async () => {
+    const payment = await hostedPayment(700);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    const second = await context.newPage();
+    await second.goto(payment.checkout_url);
+    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    const button = page.getByRole('button', { name: /^Pay/ });
+    await button.dblclick();
+    await settleWhenPending(page);
+    await second.getByLabel('Mobile Money phone number').fill('237690000000');
+    await second.getByRole('button', { name: /^Pay/ }).click();
+    await second.getByRole('status').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
+    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    expect(read.body.data.customer_msisdn).toBe('237670000000');
+    const events = await server.request('GET', '/events', {
+      query: { transaction_id: payment.transaction_id },
+    });
+    expect(events.body.data.items).toHaveLength(1);
+    const credits = await server.request('GET', '/balance/transactions', { query: { limit: 100 } });
+    expect(
+      credits.body.data.items.filter((e: { source_id: string }) => e.source_id === payment.transaction_id),
+    ).toHaveLength(1);
+    await context.close();
+  });
+
+  it('fits a phone screen and can be used with the keyboard alone', async () => {
+    const payment = await hostedPayment(15_000);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url, {
+      viewport: { width: 360, height: 640 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(payment.checkout_url);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const box = await page.getByRole('button', { name: /^Pay/ }).boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(0.75 * 360);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await saveScreenshot(page, 'checkout-phone');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('msisdn');
+    await page.keyboard.type('237670000000');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').waitFor();
+    await context.close();
+  });
+
+  it('works without JavaScript: the form posts and the status page follows', async () => {
+    const payment = await hostedPayment(300);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url, {
+      javaScriptEnabled: false,
+    });
+    await page.goto(payment.checkout_url);
+    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Approve the payment on your phone' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(new URL(payment.checkout_url).pathname);
+    await context.close();
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Browser tests in Debian's Chromium through playwright-core: launching it, serving pages from
+ * 127.0.0.1, cutting pages off from every other origin, and saving screenshots as CI artefacts.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
+
+export { type StaticServer, serveDirectory } from '../../scripts/lib/static-server.js';
+
+/** Debian's Chromium (`apt-get install chromium`); `CHROMIUM_PATH` points elsewhere. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Headless, and nothing of Chromium's own traffic (updates, field trials, first-run pings). */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** Where browser tests leave screenshots for CI to keep (build/ is git-ignored). */
+export const artifactsDir = fileURLToPath(new URL('../../build/artifacts/', import.meta.url));
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\``);
+  }
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+}
+
+export interface IsolatedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Every request (and WebSocket) the page tried to send outside its origin, aborted. */
+  foreignRequests: string[];
+}
+
+/**
+ * A page in a fresh context that can reach `origin` only: any other request is aborted before it
+ * leaves the browser, and recorded. Service workers are blocked, so nothing bypasses the routes.
+ *
+ * @example
+ * ```ts
+ * const { page, foreignRequests } = await openIsolatedPage(browser, server.url);
+ * await page.goto(`${server.url}/`);
+ * expect(foreignRequests).toEqual([]);
+ * ```
+ */
+export async function openIsolatedPage(
+  browser: Browser,
+  origin: string,
+  options: BrowserContextOptions = {},
+): Promise<IsolatedPage> {
+  const allowed = new URL(origin).origin;
+  const context = await browser.newContext({ ...options, serviceWorkers: 'block' });
+  const foreignRequests: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === allowed) return route.continue();
+    foreignRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  await context.routeWebSocket(
+    (url) => url.origin.replace(/^ws/, 'http') !== allowed,
+    (socket) => {
+      foreignRequests.push(socket.url());
+      socket.close();
+    },
+  );
+  const page = await context.newPage();
+  return { context, page, foreignRequests };
+}
+
+/** Saves a full-page screenshot as `build/artifacts/<name>.png` and returns its path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
