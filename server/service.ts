@@ -55,6 +55,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store,
     clock,
     config,
+    logger,
     operators: {
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
       live: options.operators?.live ?? unconnectedOperator,

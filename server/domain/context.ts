@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { Logger } from '../observability/logger.js';
 import type { MobileMoneyOperator } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
@@ -11,6 +12,7 @@ export interface Deps {
   /** The operator adapter of each mode: the sandbox simulator never touches live money. */
   operators: Record<Mode, MobileMoneyOperator>;
   config: Config;
+  logger: Logger;
 }
 
 /** Who is calling: the account and mode their key grants, resolved by authentication. */

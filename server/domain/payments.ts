@@ -6,6 +6,7 @@ import type { Tx } from '../storage/store.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
+import { askOperator } from './operator-requests.js';
 import { commit } from './transaction.js';
 
 /** A payment names an existing, active service of its own account and mode. */
@@ -91,10 +92,11 @@ export async function createDirectPayment(
   return payment;
 }
 
-async function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<void> {
-  if (!payment.operator_ref || !payment.customer_msisdn || !payment.payment_method) return;
-  // The payment is committed first: if the operator call fails, the status check finds out.
-  await deps.operators[payment.mode].requestToPay({
+function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<void> {
+  if (!payment.operator_ref || !payment.customer_msisdn || !payment.payment_method) return Promise.resolve();
+  return askOperator(deps, 'collection', {
+    transactionId: payment.id,
+    mode: payment.mode,
     operatorRef: payment.operator_ref,
     amount: payment.amount,
     currency: payment.currency,

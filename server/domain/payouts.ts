@@ -8,6 +8,7 @@ import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
+import { askOperator } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
 
@@ -146,7 +147,9 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
 async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<void> {
   for (const payout of payouts) {
     if (!payout.operator_ref || !payout.recipient_msisdn) continue;
-    await deps.operators[payout.mode].transfer({
+    await askOperator(deps, 'disbursement', {
+      transactionId: payout.id,
+      mode: payout.mode,
       operatorRef: payout.operator_ref,
       amount: payout.amount,
       currency: payout.currency,

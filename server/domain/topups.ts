@@ -5,6 +5,7 @@ import type { TopupRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
+import { askOperator } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
 
@@ -37,7 +38,9 @@ export async function createTopup(
     tx.topups.insert(row);
     return tx.topups.get(caller.accountId, caller.mode, row.id) as TopupRow;
   });
-  await deps.operators[topup.mode].requestToPay({
+  await askOperator(deps, 'collection', {
+    transactionId: topup.id,
+    mode: topup.mode,
     operatorRef: topup.operator_ref as string,
     amount: topup.amount,
     currency: topup.currency,

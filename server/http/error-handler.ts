@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { IdempotencyRace } from '../domain/transaction.js';
+import { childForRequest } from '../observability/logger.js';
 import { replayStored } from './idempotency.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
@@ -115,7 +116,7 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     const status = apiError?.status ?? 500;
     const code: ErrorCode = apiError?.code ?? 'internal_error';
     if (!apiError || status >= 500) {
-      logger.error({ err, requestId, method: req.method, path: req.path }, 'request failed');
+      childForRequest(logger, requestId).error({ err, method: req.method, path: req.path }, 'request failed');
     }
     req.context.errorCode = code;
     if (res.headersSent) {
