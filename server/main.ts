@@ -19,7 +19,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ level: config.logLevel });
-  const service = await startService({ config, logger });
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService({ config, logger });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_') || ['EACCES', 'EROFS', 'ENOTDIR', 'ENOENT', 'EPERM', 'EEXIST'].includes(code)) {
+      console.error(
+        `Cannot open the database at ${config.databasePath} (${code}: ${(err as Error).message}).\n` +
+          'Check that the file and its folder exist and are writable (DATABASE_PATH).',
+      );
+      process.exit(1);
+    }
+    if (code === 'EADDRINUSE') {
+      console.error(`Port ${config.port} is already in use on ${config.host}: set PORT to a free one.`);
+      process.exit(1);
+    }
+    throw err;
+  }
   logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
 
   const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());

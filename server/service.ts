@@ -96,7 +96,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           server.closeIdleConnections();
         });
         await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
-        store.checkpoint();
+        try {
+          store.checkpoint();
+        } catch (err) {
+          // A read-only or full disk: the WAL stays beside the file and is replayed on next open.
+          logger.warn({ err }, 'could not checkpoint the WAL at shutdown');
+        }
         store.close();
       })();
       return closing;

@@ -7,7 +7,8 @@ export default defineConfig({
   root,
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/fixtures/**'],
+    // The fault tests kill and restart whole servers for about two minutes: their own script.
+    exclude: ['**/node_modules/**', 'test/fixtures/**', ...(process.env.FAULTS ? [] : ['test/faults/**'])],
     // Each test file runs in its own process with its own SQLite file (test/support/server.ts):
     // nothing is shared between files, so they can run side by side.
     pool: 'forks',

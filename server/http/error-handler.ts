@@ -116,7 +116,11 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     const status = apiError?.status ?? 500;
     const code: ErrorCode = apiError?.code ?? 'internal_error';
     if (!apiError || status >= 500) {
-      childForRequest(logger, requestId).error({ err, method: req.method, path: req.path }, 'request failed');
+      // A 503 is an expected, retryable state of the storage; anything else is a bug.
+      const log = childForRequest(logger, requestId);
+      const fields = { err, method: req.method, path: req.path };
+      if (status === 503) log.warn(fields, 'request refused: storage unavailable');
+      else log.error(fields, 'request failed');
     }
     req.context.errorCode = code;
     if (res.headersSent) {

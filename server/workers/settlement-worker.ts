@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
 import { settleDue } from '../domain/settlement.js';
+import { failureLog } from './failure-log.js';
 
 export interface Worker {
   /** Runs one pass now (tests call it instead of waiting for the timer). */
@@ -25,11 +26,13 @@ export function startSettlementWorker(deps: Deps, logger: Logger, options: { aut
     return running;
   };
 
+  const failures = failureLog(logger, 'settlement');
   const loop = async () => {
     try {
       await runOnce();
+      failures.succeeded();
     } catch (err) {
-      logger.error({ err }, 'settlement pass failed; retrying on the next tick');
+      failures.failed(err);
     }
     if (!stopped) timer = setTimeout(loop, deps.config.settlementPollMs);
   };

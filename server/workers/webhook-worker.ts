@@ -6,6 +6,7 @@ import { deliverWebhook } from '../webhooks/deliver.js';
 import { createRetrySchedule } from '../webhooks/retry-schedule.js';
 import { signWebhook } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url-policy.js';
+import { failureLog } from './failure-log.js';
 import type { Worker } from './settlement-worker.js';
 
 /** How many deliveries are in flight at once: one slow receiver cannot hold up the others. */
@@ -99,11 +100,13 @@ export function startWebhookWorker(
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const failures = failureLog(logger, 'webhook delivery');
   const loop = async () => {
     try {
       await runOnce();
+      failures.succeeded();
     } catch (err) {
-      logger.error({ err }, 'webhook delivery pass failed; retrying on the next tick');
+      failures.failed(err);
     }
     if (!stopped) timer = setTimeout(loop, config.webhookPollMs);
   };

@@ -68,6 +68,15 @@ describe('npm start (server/main.ts)', () => {
     expect((result as { stderr: string }).stderr).toMatch(/SANDBOX_SETTLE_MS must be an integer/);
   });
 
+  it('a database path it cannot use stops it with a clear message naming the path', async () => {
+    const result = await run(tsx, ['server/main.ts'], {
+      env: { ...process.env, PORT: '0', DATABASE_PATH: '/etc/hostname/payments.db' },
+    }).catch((err: { code: number; stderr: string }) => err);
+    expect((result as { code: number }).code).toBe(1);
+    expect((result as { stderr: string }).stderr).toContain('Cannot open the database at /etc/hostname/payments.db');
+    expect((result as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('on SIGTERM finishes and exits 0, leaving the WAL checkpointed', async () => {
     const { child } = await startMain(
       { DATABASE_PATH: tempDb(), PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },

@@ -1,0 +1,324 @@
+/**
+ * What the fault tests check once the dust has settled, read straight from the SQLite file
+ * (read-only, beside the server if it still runs): every balance equals its ledger and is not
+ * negative, every ledger row belongs to a known payment, top-up or payout and says exactly what
+ * that transaction's state implies, and every final state was announced by exactly one event.
+ */
+import Database from 'better-sqlite3';
+
+export type Kind = 'payment' | 'payout' | 'topup';
+
+export interface Movement {
+  kind: Kind;
+  id: string;
+  account_id: string;
+  mode: string;
+  amount: number;
+  currency: string;
+  status: string;
+  msisdn: string | null;
+  reference: string | null;
+  payout_type: string | null;
+  recipient_wallet_id: string | null;
+}
+
+interface LedgerEntry {
+  seq: number;
+  wallet_id: string;
+  currency: string;
+  type: string;
+  amount: number;
+  balance_after: number;
+  source_id: string;
+}
+
+export interface MoneySnapshot {
+  movements: Movement[];
+  /** Movements by their `reference` (the tests use the Idempotency-Key as reference). */
+  byReference: Map<string, Movement[]>;
+  balances: Array<{ wallet_id: string; currency: string; available: number }>;
+  /** The test wallet of every account, by account id. */
+  wallets: Map<string, string>;
+  events: Array<{ id: string; event: string; transaction_id: string; account_id: string }>;
+  deliveries: Array<{ id: string; event_id: string; endpoint_id: string; status: string; attempts: number }>;
+  /** Everything that breaks an invariant, in words; empty when all hold. */
+  problems: string[];
+}
+
+export function openReadOnly(dbPath: string): Database.Database {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Reads the whole money state in one snapshot and checks it. */
+export function inspectMoney(dbPath: string): MoneySnapshot {
+  const db = openReadOnly(dbPath);
+  try {
+    return db.transaction(() => inspect(db))();
+  } finally {
+    db.close();
+  }
+}
+
+function inspect(db: Database.Database): MoneySnapshot {
+  const problems: string[] = [];
+  const movements: Movement[] = [
+    ...(db
+      .prepare(
+        `SELECT 'payment' AS kind, id, account_id, mode, amount, currency, status, customer_msisdn AS msisdn,
+                reference, NULL AS payout_type, NULL AS recipient_wallet_id FROM payments`,
+      )
+      .all() as Movement[]),
+    ...(db
+      .prepare(
+        `SELECT 'topup' AS kind, id, account_id, mode, amount, currency, status, payer_msisdn AS msisdn,
+                reference, NULL AS payout_type, NULL AS recipient_wallet_id FROM topups`,
+      )
+      .all() as Movement[]),
+    ...(db
+      .prepare(
+        `SELECT 'payout' AS kind, id, account_id, mode, amount, currency, status, recipient_msisdn AS msisdn,
+                reference, payout_type, recipient_wallet_id FROM payouts`,
+      )
+      .all() as Movement[]),
+  ];
+  const byId = new Map(movements.map((m) => [m.id, m]));
+  const byReference = new Map<string, Movement[]>();
+  for (const m of movements) {
+    if (m.reference === null) continue;
+    byReference.set(m.reference, [...(byReference.get(m.reference) ?? []), m]);
+  }
+
+  const walletRows = db.prepare('SELECT id, account_id, mode FROM wallets').all() as Array<{
+    id: string;
+    account_id: string;
+    mode: string;
+  }>;
+  const walletOf = new Map(walletRows.map((w) => [`${w.account_id}/${w.mode}`, w.id]));
+  const wallets = new Map(walletRows.filter((w) => w.mode === 'test').map((w) => [w.account_id, w.id]));
+
+  // 1. Every balance equals the sum of its ledger, and none is negative.
+  const balances = db
+    .prepare('SELECT wallet_id, currency, available FROM balances ORDER BY wallet_id, currency')
+    .all() as MoneySnapshot['balances'];
+  const sums = new Map(
+    (
+      db
+        .prepare(
+          'SELECT wallet_id, currency, SUM(amount) AS total FROM ledger_entries GROUP BY wallet_id, currency',
+        )
+        .all() as Array<{ wallet_id: string; currency: string; total: number }>
+    ).map((r) => [`${r.wallet_id}/${r.currency}`, r.total]),
+  );
+  for (const b of balances) {
+    const total = sums.get(`${b.wallet_id}/${b.currency}`) ?? 0;
+    if (b.available !== total) {
+      problems.push(`balance ${b.wallet_id} ${b.currency} is ${b.available} but its ledger sums to ${total}`);
+    }
+    if (b.available < 0) problems.push(`balance ${b.wallet_id} ${b.currency} is negative: ${b.available}`);
+    sums.delete(`${b.wallet_id}/${b.currency}`);
+  }
+  for (const [key, total] of sums) problems.push(`ledger ${key} sums to ${total} but has no balance row`);
+
+  // 2. The ledger is a chain: each row's balance_after continues the one before it.
+  const entries = db.prepare('SELECT * FROM ledger_entries ORDER BY seq').all() as LedgerEntry[];
+  const running = new Map<string, number>();
+  for (const e of entries) {
+    const key = `${e.wallet_id}/${e.currency}`;
+    const before = running.get(key) ?? 0;
+    if (e.balance_after !== before + e.amount) {
+      problems.push(
+        `ledger row ${e.seq} says balance_after ${e.balance_after}, expected ${before + e.amount}`,
+      );
+    }
+    if (e.balance_after < 0) problems.push(`ledger row ${e.seq} leaves a negative balance`);
+    running.set(key, e.balance_after);
+  }
+
+  // 3. Every ledger row belongs to a known transaction of the right kind and wallet, and each
+  //    transaction has exactly the rows its state implies.
+  const entriesBySource = new Map<string, LedgerEntry[]>();
+  for (const e of entries) {
+    const source = byId.get(e.source_id);
+    const expectedKind: Record<string, Kind> = {
+      payment: 'payment',
+      topup: 'topup',
+      payout: 'payout',
+      payout_reversal: 'payout',
+      transfer_in: 'payout',
+    };
+    if (!source) {
+      problems.push(`ledger row ${e.seq} (${e.type} ${e.amount}) names an unknown source ${e.source_id}`);
+      continue;
+    }
+    if (source.kind !== expectedKind[e.type]) {
+      problems.push(`ledger row ${e.seq} of type ${e.type} names a ${source.kind} ${source.id}`);
+    }
+    entriesBySource.set(e.source_id, [...(entriesBySource.get(e.source_id) ?? []), e]);
+  }
+  const describe = (rows: LedgerEntry[]) =>
+    rows
+      .map((r) => `${r.type}:${r.amount}@${r.wallet_id}`)
+      .sort()
+      .join(',');
+  for (const m of movements) {
+    const own = walletOf.get(`${m.account_id}/${m.mode}`) ?? '?';
+    const expected: Array<Pick<LedgerEntry, 'type' | 'amount' | 'wallet_id'>> = [];
+    if (m.kind === 'payment' && m.status === 'success') {
+      expected.push({ type: 'payment', amount: m.amount, wallet_id: own });
+    }
+    if (m.kind === 'topup' && m.status === 'success') {
+      expected.push({ type: 'topup', amount: m.amount, wallet_id: own });
+    }
+    if (m.kind === 'payout') {
+      expected.push({ type: 'payout', amount: -m.amount, wallet_id: own });
+      if (m.status === 'failed') expected.push({ type: 'payout_reversal', amount: m.amount, wallet_id: own });
+      if (m.recipient_wallet_id) {
+        expected.push({ type: 'transfer_in', amount: m.amount, wallet_id: m.recipient_wallet_id });
+      }
+    }
+    const actual = entriesBySource.get(m.id) ?? [];
+    const want = describe(expected as LedgerEntry[]);
+    const got = describe(actual);
+    if (want !== got) {
+      problems.push(
+        `${m.kind} ${m.id} (${m.status}, ${m.amount}) should have ledger [${want}] but has [${got}]`,
+      );
+    }
+  }
+
+  // 4. What each wallet holds is what its transactions funded: nothing else moved money.
+  const expectedBalance = new Map<string, number>();
+  const add = (wallet: string, currency: string, amount: number) =>
+    expectedBalance.set(
+      `${wallet}/${currency}`,
+      (expectedBalance.get(`${wallet}/${currency}`) ?? 0) + amount,
+    );
+  for (const m of movements) {
+    const own = walletOf.get(`${m.account_id}/${m.mode}`) ?? '?';
+    if ((m.kind === 'payment' || m.kind === 'topup') && m.status === 'success')
+      add(own, m.currency, m.amount);
+    if (m.kind === 'payout' && m.status !== 'failed') {
+      add(own, m.currency, -m.amount);
+      if (m.recipient_wallet_id) add(m.recipient_wallet_id, m.currency, m.amount);
+    }
+  }
+  for (const b of balances) {
+    const want = expectedBalance.get(`${b.wallet_id}/${b.currency}`) ?? 0;
+    if (b.available !== want) {
+      problems.push(
+        `balance ${b.wallet_id} ${b.currency} is ${b.available}; its successful transactions fund ${want}`,
+      );
+    }
+  }
+
+  // 5. Each final state was announced by exactly one event; a pending one by none.
+  const events = db
+    .prepare('SELECT id, event, transaction_id, account_id FROM events ORDER BY seq')
+    .all() as MoneySnapshot['events'];
+  const eventsByTransaction = new Map<string, string[]>();
+  for (const e of events) {
+    eventsByTransaction.set(e.transaction_id, [
+      ...(eventsByTransaction.get(e.transaction_id) ?? []),
+      e.event,
+    ]);
+    if (!byId.has(e.transaction_id))
+      problems.push(`event ${e.id} names an unknown transaction ${e.transaction_id}`);
+  }
+  for (const m of movements) {
+    const announced = eventsByTransaction.get(m.id) ?? [];
+    const final = m.status !== 'initiated' && m.status !== 'pending';
+    const name = m.status === 'success' ? `${m.kind}.completed` : `${m.kind}.${m.status}`;
+    const want = final ? [name] : [];
+    if (announced.join(',') !== want.join(',')) {
+      problems.push(
+        `${m.kind} ${m.id} (${m.status}) has events [${announced.join(',')}], expected [${want}]`,
+      );
+    }
+  }
+
+  const deliveries = db
+    .prepare('SELECT id, event_id, endpoint_id, status, attempts FROM webhook_deliveries ORDER BY seq')
+    .all() as MoneySnapshot['deliveries'];
+
+  return { movements, byReference, balances, wallets, events, deliveries, problems };
+}
+
+/** The test-mode balance of one account in one currency, from the file. */
+export function balanceIn(snapshot: MoneySnapshot, accountId: string, currency = 'XAF'): number {
+  const wallet = snapshot.wallets.get(accountId);
+  return snapshot.balances.find((b) => b.wallet_id === wallet && b.currency === currency)?.available ?? 0;
+}
+
+/** Row counts of every table: "nothing was committed" is "no count changed". */
+export function tableCounts(dbPath: string): Record<string, number> {
+  const db = openReadOnly(dbPath);
+  try {
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all() as Array<{ name: string }>;
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n,
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Watches the file for a movement whose request has not been answered yet. Seen while the
+ * server runs, its answer may just be on its way; seen while the server is paused (SIGSTOP)
+ * and the answers it had written have been read, it is a request caught between its commit
+ * and its answer: the moment to kill the server.
+ */
+export function watchUnansweredCommits(dbPath: string, answered: (reference: string) => boolean) {
+  const db = openReadOnly(dbPath);
+  const newest = db.prepare(
+    `SELECT reference FROM (SELECT reference FROM payments ORDER BY seq DESC LIMIT 20)
+     UNION ALL SELECT reference FROM (SELECT reference FROM payouts ORDER BY seq DESC LIMIT 20)
+     UNION ALL SELECT reference FROM (SELECT reference FROM topups ORDER BY seq DESC LIMIT 20)`,
+  );
+  return {
+    /**
+     * True when the newest movements include one whose request has no answer yet. A server
+     * paused in the middle of a commit can leave the WAL index unreadable for a moment
+     * (SQLITE_PROTOCOL, SQLITE_BUSY): that counts as not found.
+     */
+    found(): boolean {
+      try {
+        return (newest.all() as Array<{ reference: string | null }>).some(
+          (r) => r.reference !== null && !answered(r.reference),
+        );
+      } catch (err) {
+        if (/^SQLITE_(PROTOCOL|BUSY)/.test(String((err as { code?: string }).code))) return false;
+        throw err;
+      }
+    },
+    /**
+     * Pauses the server at random moments until it is caught holding a committed movement it
+     * has not answered; leaves it paused then and returns true. After `tries` misses it leaves
+     * it running and returns false.
+     */
+    async pauseBetweenCommitAndAnswer(
+      server: { pause(): void; resume(): void },
+      tries = 100,
+    ): Promise<boolean> {
+      for (let i = 0; i < tries; i++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 20)));
+        server.pause();
+        // Whatever the server had written by now reaches the client and is read meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        if (this.found()) return true;
+        server.resume();
+      }
+      return false;
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * The real server as a child process, exactly as `npm start` runs it (`tsx server/main.ts`),
+ * on a SQLite file the test chooses and a free 127.0.0.1 port. For tests that must crash it
+ * (`kill()` is SIGKILL), restart it on the same file, or run two of them side by side.
+ *
+ * tsx runs the server in a grandchild process, so every server is started in its own process
+ * group and signals go to the whole group: a SIGKILL that reached only tsx would leave the real
+ * server running, holding the port and the database. Every group still running when the test
+ * process exits is killed, whatever the exit path.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const tsxBin = join(repoRoot, 'node_modules', '.bin', 'tsx');
+
+/**
+ * Settings that keep fault tests short: fast sandbox settlement and polling, quick webhook
+ * retries and leases (`WEBHOOK_TIMEOUT_MS` 2 s gives a 5 s lease), and no rate limit.
+ */
+export const fastServerEnv: Record<string, string> = {
+  NODE_ENV: 'development',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  SANDBOX_SETTLE_MS: '200',
+  SETTLEMENT_POLL_MS: '50',
+  WEBHOOK_POLL_MS: '50',
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  RATE_LIMIT_PER_WINDOW: '1000000',
+};
+
+export interface ChildServerOptions {
+  dbPath: string;
+  /** Added to (and overriding) `fastServerEnv`. */
+  env?: Record<string, string>;
+  /** Runs the server under this user (only root can ask): makes file permissions bite. */
+  user?: { uid: number; gid: number };
+  /** A command put before `tsx server/main.ts`, e.g. `['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"']`. */
+  prefix?: string[];
+  /** A name for error messages. */
+  name?: string;
+  startTimeoutMs?: number;
+}
+
+export interface ChildServer {
+  name: string;
+  /** `http://127.0.0.1:<port>/v1` */
+  url: string;
+  port: number;
+  /** The pid of the node process that runs the server (tsx's child), from its log. */
+  pid: number;
+  dbPath: string;
+  /** Everything printed so far, stdout and stderr (the last 8 MB). */
+  output(): string;
+  /** The JSON log lines (pino) printed so far. */
+  logLines(): Array<Record<string, unknown>>;
+  /** Log lines at level error or fatal (labels or pino numbers): what to quote when a test fails. */
+  errorLines(): Array<Record<string, unknown>>;
+  /** True until the server process has died. */
+  alive(): boolean;
+  /** SIGKILL to the whole group; resolves once the server process is dead. */
+  kill(): Promise<void>;
+  /** SIGSTOP to the whole group: the server stops mid-whatever, holding its state. */
+  pause(): void;
+  /** SIGCONT: a paused server carries on. */
+  resume(): void;
+  /** SIGTERM (graceful shutdown), then SIGKILL after `graceMs`; resolves once dead. */
+  stop(graceMs?: number): Promise<void>;
+  /** Resolves with the exit of the tsx process. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Thrown when the server exits (or does not listen in time) instead of starting. */
+export class ChildServerStartError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly output: string,
+  ) {
+    super(message);
+    this.name = 'ChildServerStartError';
+  }
+}
+
+const outputLimit = 8_000_000;
+const groups = new Set<ChildProcess>();
+let cleanupInstalled = false;
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.on('exit', () => {
+    for (const child of groups) signalGroup(child, 'SIGKILL');
+  });
+}
+
+/** Dead means gone, or a zombie: either way its file descriptors and locks are released. */
+function processDead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+}
+
+async function waitDead(pids: number[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pids.every(processDead)) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return pids.every(processDead);
+}
+
+/** Starts `tsx server/main.ts` on `dbPath`; resolves once it logs `listening`. */
+export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  installCleanup();
+  const name = options.name ?? 'server';
+  const env = {
+    ...process.env,
+    ...fastServerEnv,
+    ...(options.env ?? {}),
+    DATABASE_PATH: options.dbPath,
+  };
+  const [command, ...args] = options.prefix?.length
+    ? [...options.prefix, tsxBin, 'server/main.ts']
+    : [tsxBin, 'server/main.ts'];
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
+  });
+  groups.add(child);
+
+  let output = '';
+  let pending = '';
+  const lines: Array<Record<string, unknown>> = [];
+  let onLine: ((line: Record<string, unknown>) => void) | undefined;
+  const take = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    output += text;
+    if (output.length > outputLimit) output = output.slice(-outputLimit);
+    pending += text;
+    let newline = pending.indexOf('\n');
+    while (newline >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      if (line.startsWith('{')) {
+        try {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          lines.push(parsed);
+          onLine?.(parsed);
+        } catch {
+          // Not a log line.
+        }
+      }
+      newline = pending.indexOf('\n');
+    }
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+
+  let exitedFlag = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitedFlag = true;
+      groups.delete(child);
+      resolve({ code, signal });
+    });
+  });
+
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  let listening: { url: string; pid: number };
+  try {
+    listening = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(new ChildServerStartError(`${name} did not listen within ${timeoutMs} ms`, null, output)),
+        timeoutMs,
+      );
+      onLine = (line) => {
+        if (line.msg === 'listening' && typeof line.url === 'string' && typeof line.pid === 'number') {
+          clearTimeout(timer);
+          resolve({ url: line.url, pid: line.pid });
+        }
+      };
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(
+          new ChildServerStartError(
+            `${name} exited (code ${code}, signal ${signal}) before listening:\n${output.slice(-4000)}`,
+            code,
+            output,
+          ),
+        );
+      });
+    });
+  } catch (err) {
+    signalGroup(child, 'SIGKILL');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    throw err;
+  } finally {
+    onLine = undefined;
+  }
+
+  const serverPid = listening.pid;
+  const dead = async (timeoutMs: number) => {
+    const pids = [serverPid, ...(child.pid === undefined ? [] : [child.pid])];
+    return waitDead(pids, timeoutMs);
+  };
+  const port = Number(new URL(listening.url).port);
+
+  return {
+    name,
+    url: listening.url,
+    port,
+    pid: serverPid,
+    dbPath: options.dbPath,
+    output: () => output,
+    logLines: () => lines,
+    errorLines: () =>
+      lines.filter((l) =>
+        typeof l.level === 'number' ? l.level >= 50 : l.level === 'error' || l.level === 'fatal',
+      ),
+    alive: () => !processDead(serverPid),
+    exited,
+    async kill() {
+      signalGroup(child, 'SIGKILL');
+      if (!(await dead(10_000))) throw new Error(`${name} (pid ${serverPid}) survived SIGKILL`);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    },
+    pause: () => signalGroup(child, 'SIGSTOP'),
+    resume: () => signalGroup(child, 'SIGCONT'),
+    async stop(graceMs = 5000) {
+      if (exitedFlag && processDead(serverPid)) return;
+      signalGroup(child, 'SIGTERM');
+      signalGroup(child, 'SIGCONT'); // a paused server must run to shut down
+      if (!(await dead(graceMs))) {
+        signalGroup(child, 'SIGKILL');
+        await dead(10_000);
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    },
+  };
+}
+
+export interface CliAccount {
+  apiUser: string;
+  testKey: string;
+  liveKey: string;
+}
+
+/** `npm run admin -- create-account --json` against `dbPath`. */
+export async function createAccountWithCli(
+  dbPath: string,
+  name = 'Fault test account',
+  user?: { uid: number; gid: number },
+): Promise<CliAccount> {
+  const child = spawn(tsxBin, ['server/admin/cli.ts', 'create-account', '--name', name, '--json'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_PATH: dbPath },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`create-account exited ${code}: ${out}`);
+  const parsed = JSON.parse(out.trim().split('\n').pop() as string) as Record<string, string>;
+  return {
+    apiUser: parsed.api_user as string,
+    testKey: parsed.test_key as string,
+    liveKey: parsed.live_key as string,
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  idempotencyKey?: string;
+  /** Aborts the request after this long (default 15 s): a test never waits forever. */
+  timeoutMs?: number;
+}
+
+/**
+ * One API call with the account's test key. Network failures (the server was killed) reject;
+ * every HTTP answer resolves, whatever its status.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see CallResult
+export async function callApi<T = any>(
+  baseUrl: string,
+  account: Pick<CliAccount, 'apiUser' | 'testKey'>,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${account.testKey}`,
+    'x-api-user': account.apiUser,
+  };
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Left as text: the assertion on it will show it.
+    }
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
