@@ -36,6 +36,8 @@ export function contractValidator(options: { validateResponses: boolean }) {
     validateResponses: options.validateResponses,
     validateSecurity: false,
     validateFormats: true,
+    // Full format checks: 2026-02-30 is not a date, and must not become the 2nd of March.
+    ajvFormats: { mode: 'full' },
     ignoreUndocumented: false,
   });
 }

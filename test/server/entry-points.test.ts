@@ -17,7 +17,14 @@ function tempDb(): string {
 }
 
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  // tsx runs the server as its own child: kill the whole process group, not only tsx.
+  for (const child of children.splice(0)) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -29,6 +36,7 @@ function startMain(
   const child = spawn(tsx, ['server/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   return new Promise((resolve, reject) => {

@@ -216,3 +216,13 @@ describe('GET /payments', () => {
     expect(response.body.error).toMatchObject({ code: 'invalid_parameter', param: 'cursor' });
   });
 });
+
+describe('date filters', () => {
+  it('an impossible date is 400 invalid_parameter, not an empty page or another day', async () => {
+    for (const created_lt of ['2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-20T25:00:00Z']) {
+      const response = await server.request('GET', '/payments', { query: { created_lt } });
+      expect(response.status, created_lt).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'invalid_parameter', param: 'created_lt' });
+    }
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * A minimal HTTP client for the contract suite: real `fetch`, the two auth headers, and the
+ * response read once as text and, when it says JSON, parsed. Nothing is retried or hidden.
+ */
+import type { Account } from './server.js';
+
+export interface Credentials {
+  apiUser: string;
+  key: string;
+}
+
+export const testCredentials = (account: Account): Credentials => ({
+  apiUser: account.apiUser,
+  key: account.testKey,
+});
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as is, with `contentType` (default application/json). */
+  rawBody?: string;
+  contentType?: string;
+  /** `null` sends no auth headers. */
+  as?: Credentials | null;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  contentType: string;
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract, not typed
+  body: any;
+  text: string;
+}
+
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    public credentials: Credentials,
+  ) {}
+
+  as(credentials: Credentials): Api {
+    return new Api(this.baseUrl, credentials);
+  }
+
+  url(path: string, query?: CallOptions['query']): string {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) search.append(name, String(value));
+    }
+    const qs = search.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+    const as = options.as === undefined ? this.credentials : options.as;
+    const headers: Record<string, string> = {};
+    if (as) {
+      headers.authorization = `Bearer ${as.key}`;
+      headers['x-api-user'] = as.apiUser;
+    }
+    let body: string | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] = options.contentType ?? 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    Object.assign(headers, options.headers);
+    const response = await fetch(this.url(path, options.query), { method, headers, body });
+    return read(response);
+  }
+
+  get = (path: string, options?: CallOptions) => this.call('GET', path, options);
+  post = (path: string, body?: unknown, options?: CallOptions) =>
+    this.call('POST', path, { ...options, body });
+}
+
+export async function read(response: Response): Promise<Reply> {
+  const text = await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  let body: unknown = text;
+  if (/[/+]json\b/.test(contentType) && text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  return { status: response.status, headers: response.headers, contentType, body, text };
+}
+
+/**
+ * Throws with the whole reply unless it succeeded. Fixtures accept any 2xx: judging the exact
+ * status is the tools' job, and a fixture that throws would hide their verdict.
+ */
+export function expectSuccess(reply: Reply, what: string): Reply {
+  if (reply.status < 200 || reply.status >= 300) {
+    throw new Error(`${what}: expected a 2xx, got ${reply.status}: ${reply.text.slice(0, 500)}`);
+  }
+  return reply;
+}
+
+/** Polls `read` until `done` holds (sandbox settlement is asynchronous). */
+export async function eventually<T>(
+  what: string,
+  readValue: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await readValue();
+  while (!done(last)) {
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await readValue();
+  }
+  return last;
+}
+
+/** Magic numbers of the sandbox (openapi.yaml, *Sandbox*). */
+export const msisdn = { succeeds: '237670000000', fails: '237670000001', neverSettles: '237670000004' };
+
+/**
+ * The objects most checks need, created through the API the way an integrator would: an
+ * active service, a settled top-up, a successful payment, a webhook endpoint and its event.
+ */
+export interface Fixtures {
+  serviceId: string;
+  walletId: string;
+  topupId: string;
+  paymentId: string;
+  payoutId: string;
+  webhookEndpointId: string;
+  eventId: string;
+}
+
+export async function createFixtures(
+  api: Api,
+  webhookUrl: string,
+  topupAmount = 5_000_000,
+): Promise<Fixtures> {
+  const service = expectSuccess(
+    await api.post('/services', { name: 'Contract fixtures', type: 'other' }),
+    'create service',
+  );
+  const serviceId: string = service.body.data.service_id;
+  const endpoint = expectSuccess(
+    await api.post('/webhook-endpoints', { url: webhookUrl, description: 'contract suite sink' }),
+    'create webhook endpoint',
+  );
+  const topup = expectSuccess(
+    await api.post('/topups', {
+      amount: topupAmount,
+      currency: 'XAF',
+      payer_msisdn: msisdn.succeeds,
+      payment_method: 'mtn_momo',
+    }),
+    'create top-up',
+  );
+  const topupId: string = topup.body.data.transaction_id;
+  const payment = expectSuccess(
+    await api.post('/payments', {
+      amount: 10_000,
+      currency: 'XAF',
+      customer_msisdn: msisdn.succeeds,
+      payment_method: 'orange_money',
+      service_id: serviceId,
+      reference: 'contract-fixture',
+    }),
+    'create payment',
+  );
+  const paymentId: string = payment.body.data.transaction_id;
+  await eventually(
+    'top-up and payment settle',
+    async () => [(await api.get(`/topups/${topupId}`)).body, (await api.get(`/payments/${paymentId}`)).body],
+    ([t, p]) => t?.data?.status === 'success' && p?.data?.status === 'success',
+  );
+  const payout = expectSuccess(
+    await api.post('/payouts', {
+      amount: 1_000,
+      currency: 'XAF',
+      recipient_msisdn: msisdn.succeeds,
+      payout_type: 'withdrawal',
+    }),
+    'create payout',
+  );
+  const payoutId: string = payout.body.data.transaction_id;
+  await eventually(
+    'payout settles',
+    async () => (await api.get(`/payouts/${payoutId}`)).body,
+    (b) => b?.data?.status === 'success',
+  );
+  const events = await eventually(
+    'an event is recorded',
+    async () => (await api.get('/events', { query: { transaction_id: paymentId } })).body,
+    (b) => (b?.data?.items?.length ?? 0) > 0,
+  );
+  const balance = expectSuccess(await api.get('/balance'), 'read balance');
+  return {
+    serviceId,
+    walletId: balance.body.data.wallet_id,
+    topupId,
+    paymentId,
+    payoutId,
+    webhookEndpointId: endpoint.body.data.id,
+    eventId: events.data.items[0].id,
+  };
+}

@@ -1,0 +1,26 @@
+import type { RunningServer } from '../lib/server.js';
+import type { WebhookSink } from '../lib/webhook-sink.js';
+
+export interface ToolContext {
+  server: RunningServer;
+  sink: WebhookSink;
+  /** Prints one line under the tool's heading. */
+  log(line: string): void;
+  /** Extra environment for servers the tool starts itself (the self-check's fault). */
+  serverPreload?: string;
+}
+
+export interface ToolResult {
+  ok: boolean;
+  /** What was checked, one line each: counts, skips and their reasons. */
+  summary: string[];
+  /** What failed, in full. */
+  failures: string[];
+}
+
+export interface Tool {
+  name: string;
+  /** What it proves, for the heading. */
+  description: string;
+  run(context: ToolContext): Promise<ToolResult>;
+}
