@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     service = await startService({ config, logger });
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_') || ['EACCES', 'EROFS', 'ENOTDIR', 'ENOENT', 'EPERM', 'EEXIST'].includes(code)) {
+    if (
+      code.startsWith('SQLITE_') ||
+      ['EACCES', 'EROFS', 'ENOTDIR', 'ENOENT', 'EPERM', 'EEXIST'].includes(code)
+    ) {
       console.error(
         `Cannot open the database at ${config.databasePath} (${code}: ${(err as Error).message}).\n` +
           'Check that the file and its folder exist and are writable (DATABASE_PATH).',

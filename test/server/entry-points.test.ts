@@ -81,7 +81,9 @@ describe('npm start (server/main.ts)', () => {
       env: { ...process.env, PORT: '0', DATABASE_PATH: '/etc/hostname/payments.db' },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);
-    expect((result as { stderr: string }).stderr).toContain('Cannot open the database at /etc/hostname/payments.db');
+    expect((result as { stderr: string }).stderr).toContain(
+      'Cannot open the database at /etc/hostname/payments.db',
+    );
     expect((result as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
   });
 
