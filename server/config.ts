@@ -111,7 +111,7 @@ export function loadConfig(env: Env): Config {
     payoutTimeoutSeconds: int('PAYOUT_TIMEOUT_SECONDS', 300, 1, 86_400),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     bulkPayoutMaxItems: int('BULK_PAYOUT_MAX_ITEMS', 100, 1, 100),
-    rateLimitPerWindow: int('RATE_LIMIT_PER_WINDOW', 100, 1, 1_000_000),
+    rateLimitPerWindow: int('RATE_LIMIT_PER_WINDOW', 100, 1, 1_000_000_000),
     rateLimitWindowMs: int('RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
     logRetentionDays: int('LOG_RETENTION_DAYS', 30, 1, 3650),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),

@@ -1,0 +1,129 @@
+/**
+ * An evenly paced, open-loop load: request i is due at `start + i / rate`, whatever happened to
+ * the ones before it, and its latency is counted from that due time (so a server that stalls
+ * is charged for the requests it kept waiting: no coordinated omission).
+ *
+ * autocannon's `overallRate` is a budget refilled once a second: each connection sends its
+ * share back to back and then idles until the next second, so "half of peak" there means full
+ * speed for half of every second. This pass is the smooth version of the same rate.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import { type LatencySummary, type LoadRequest, summarize } from './load.js';
+
+export interface PacedResult {
+  title: string;
+  rate: number;
+  durationS: number;
+  sent: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  /** Successful responses per second. */
+  rps: number;
+  /** From each request's due time to its response, in ms. */
+  latencyMs: LatencySummary;
+  /** From the moment each request was written to its response, in ms. */
+  serviceMs: LatencySummary;
+  /** Server CPU time per successful request, ms. */
+  cpuMsPerRequest: number;
+}
+
+export async function runPaced(options: {
+  title: string;
+  origin: string;
+  request: LoadRequest;
+  rate: number;
+  durationS: number;
+  maxSockets?: number;
+  server?: { cpuMs(): number };
+}): Promise<PacedResult> {
+  const { origin, request, rate, durationS } = options;
+  const url = new URL(request.path, origin);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
+  const total = Math.max(1, Math.round(rate * durationS));
+  const prefix = `bench-paced-${randomUUID()}`;
+  const latencies: number[] = [];
+  const service: number[] = [];
+  let sent = 0;
+  let done = 0;
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+
+  const body = request.body ? Buffer.from(request.body) : undefined;
+  const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
+  const start = performance.now();
+  const intervalMs = 1000 / rate;
+
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      done++;
+      if (done === total) resolve();
+    };
+    const send = (dueAt: number) => {
+      const headers: Record<string, string> = { ...request.headers };
+      if (body) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(body.length);
+      }
+      if (request.uniqueIdempotencyKey) headers['idempotency-key'] = `${prefix}-${sent}`;
+      const writtenAt = performance.now();
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          method: request.method,
+          headers,
+          agent,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const now = performance.now();
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) {
+              ok++;
+              latencies.push(now - dueAt);
+              service.push(now - writtenAt);
+            } else {
+              non2xx++;
+            }
+            finish();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        finish();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * intervalMs <= now) {
+        send(start + sent * intervalMs);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * intervalMs - performance.now()));
+    };
+    tick();
+  });
+  const elapsedS = (performance.now() - start) / 1000;
+  const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
+  agent.destroy();
+  return {
+    title: options.title,
+    rate,
+    durationS: elapsedS,
+    sent,
+    ok,
+    non2xx,
+    errors,
+    rps: ok / elapsedS,
+    latencyMs: summarize(latencies),
+    serviceMs: summarize(service),
+    cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
+  };
+}

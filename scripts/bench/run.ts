@@ -1,0 +1,854 @@
+/**
+ * `npm run bench`: the API against its baselines on 127.0.0.1, printed as Markdown tables
+ * (stdout) with progress on stderr, and written to build/bench/results.json (and results.md).
+ * See docs/benchmarks.md.
+ *
+ * The machine may be busy with other work, so nothing is compared across time: the servers
+ * being compared run side by side, and their scenarios are measured in interleaved rounds
+ * (bare, ours, ours with response validation, Prism, then again), so a burst of outside load
+ * hits them all alike. Each ratio is given over all rounds and per round (median and range).
+ *
+ *   npm run bench                  full run (about 6 minutes)
+ *   npm run bench -- --quick       smoke run: short slices, 10k vs 100k rows (about 2 minutes)
+ *   npm run bench -- --only api,growth
+ *                                  sections: bare, api, validation, prism, growth, webhooks
+ *   npm run bench -- --profile     also writes V8 CPU profiles of our servers to build/bench/profiles
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  combine,
+  type LoadOptions,
+  type LoadRequest,
+  type LoadResult,
+  runLoad,
+  runSlice,
+  type Slice,
+} from './load.js';
+import { describeMachine } from './machine.js';
+import { type PacedResult, runPaced } from './paced.js';
+import {
+  freePort,
+  installCleanup,
+  killAllChildren,
+  runCommand,
+  type ServerProcess,
+  startProcess,
+  waitForHttp,
+} from './processes.js';
+import {
+  formatPlain,
+  formatRatios,
+  formatRows,
+  formatTargets,
+  median,
+  ms,
+  type Ratio,
+  type Row,
+  type Target,
+  times,
+} from './report.js';
+import { countRows, type Seeded, seedDatabase } from './seed.js';
+import { createPayments, type DeliveryStats, deliveryStats, startReceiver } from './webhooks.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const sections = ['bare', 'api', 'validation', 'prism', 'growth', 'webhooks'] as const;
+type Section = (typeof sections)[number];
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string', default: 'build/bench' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (flags.help) {
+  console.log(
+    `Usage: npm run bench -- [--quick] [--only ${sections.join(',')}] [--profile] [--out build/bench]`,
+  );
+  process.exit(0);
+}
+const only = new Set((flags.only ?? sections.join(',')).split(',').map((s) => s.trim()));
+for (const name of only) {
+  if (!(sections as readonly string[]).includes(name)) {
+    console.error(`--only: unknown section "${name}" (sections: ${sections.join(', ')})`);
+    process.exit(2);
+  }
+}
+const runs = (section: Section) => only.has(section);
+
+const plan = flags.quick
+  ? {
+      mode: 'quick' as const,
+      connections: 10,
+      warmupS: 1,
+      rounds: 2,
+      sliceS: 1,
+      halfLoadS: 3,
+      growthRows: [10_000, 100_000],
+      growthRounds: 2,
+      growthSliceS: 1,
+      webhookEvents: 300,
+      steadyRate: 100,
+      steadyDurationS: 2,
+    }
+  : {
+      mode: 'full' as const,
+      connections: 10,
+      warmupS: 2,
+      rounds: 5,
+      sliceS: 2,
+      halfLoadS: 10,
+      growthRows: [10_000, 1_000_000],
+      growthRounds: 4,
+      growthSliceS: 2,
+      webhookEvents: 3_000,
+      steadyRate: 100,
+      steadyDurationS: 10,
+    };
+
+const outDir = resolve(root, flags.out ?? 'build/bench');
+const profileDir = join(outDir, 'profiles');
+const rows: Row[] = [];
+const details: Record<string, LoadResult | PacedResult> = {};
+
+/** Settings every API server under test shares. */
+const apiEnv = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  // The highest the configuration accepts (1,000,000 calls per key per second): never reached.
+  RATE_LIMIT_PER_WINDOW: '1000000',
+  // Keeps the sandbox settlement out of the request-path measurements (the payments stay
+  // pending, and the worker's first pass is a minute away); the webhook section measures it.
+  SANDBOX_SETTLE_MS: '3600000',
+  SETTLEMENT_POLL_MS: '60000',
+};
+
+function progress(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+function round(value: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function addRow(
+  server: ServerProcess,
+  section: string,
+  key: string,
+  label: string,
+  result: LoadResult | PacedResult,
+  peakKb: number,
+): Row {
+  const row: Row = {
+    key,
+    section,
+    label,
+    server: server.name,
+    rps: result.rps,
+    p50: result.latencyMs.p50,
+    p99: result.latencyMs.p99,
+    cpuMsPerRequest: result.cpuMsPerRequest,
+    peakRssMb: peakKb / 1024,
+    failures: result.non2xx + result.errors,
+    loadAverage: round(loadavg()[0] ?? 0, 2),
+  };
+  rows.push(row);
+  details[key] = result;
+  progress(
+    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB${row.failures ? `  FAILED ${row.failures}` : ''}`,
+  );
+  if (row.failures) {
+    const codes = 'statusCodes' in result ? JSON.stringify(result.statusCodes) : `non2xx ${result.non2xx}`;
+    progress(`    ! ${row.failures} failed requests (${codes}; errors ${result.errors}): ${server.output()}`);
+  }
+  return row;
+}
+
+/** One scenario measured on its own, in one run. */
+async function measure(
+  server: ServerProcess,
+  section: string,
+  key: string,
+  label: string,
+  run: () => Promise<LoadResult | PacedResult>,
+): Promise<Row> {
+  server.resetWindow();
+  const result = await run();
+  return addRow(server, section, key, label, result, server.windowPeakKb());
+}
+
+interface Scenario {
+  key: string;
+  section: string;
+  label: string;
+  server: ServerProcess;
+  options: Omit<LoadOptions, 'durationS' | 'warmupS'>;
+}
+
+/**
+ * Measures scenarios in rounds: every round runs each scenario for `sliceS` seconds, starting
+ * one place further down the list each time. Peak memory is the highest sampled during the
+ * scenario's own slices.
+ */
+async function interleave(
+  title: string,
+  scenarios: Scenario[],
+  rounds: number,
+  sliceS: number,
+): Promise<void> {
+  if (scenarios.length === 0) return;
+  progress(
+    `\n${title}: ${scenarios.length} scenarios, ${plan.warmupS} s warm-up each, then ${rounds} interleaved rounds of ${sliceS} s`,
+  );
+  for (const s of scenarios) await runSlice(s.options, plan.warmupS, false);
+  const slices = new Map<string, Slice[]>(scenarios.map((s) => [s.key, []]));
+  const peaks = new Map<string, number>();
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < scenarios.length; i++) {
+      const s = scenarios[(i + r) % scenarios.length] as Scenario;
+      s.server.resetWindow();
+      slices.get(s.key)?.push(await runSlice({ ...s.options, server: s.server }, sliceS));
+      peaks.set(s.key, Math.max(peaks.get(s.key) ?? 0, s.server.windowPeakKb()));
+    }
+    progress(`  round ${r + 1}/${rounds} done (load average ${(loadavg()[0] ?? 0).toFixed(2)})`);
+  }
+  for (const s of scenarios) {
+    addRow(
+      s.server,
+      s.section,
+      s.key,
+      s.label,
+      combine(s.options, slices.get(s.key) ?? []),
+      peaks.get(s.key) ?? 0,
+    );
+  }
+}
+
+interface Credentials {
+  api_user: string;
+  test_key: string;
+}
+
+async function createAccount(dbPath: string): Promise<Credentials> {
+  const out = await runCommand(
+    join(root, 'node_modules/.bin/tsx'),
+    ['server/admin/cli.ts', 'create-account', '--name', 'bench', '--json'],
+    { DATABASE_PATH: dbPath },
+    root,
+  );
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Credentials;
+}
+
+interface Api {
+  proc: ServerProcess;
+  origin: string;
+  apiUrl: string;
+  headers: Record<string, string>;
+}
+
+async function startApi(
+  name: string,
+  dbPath: string,
+  credentials: Credentials,
+  env: Record<string, string>,
+): Promise<Api> {
+  const port = await freePort();
+  // One folder per server: V8 writes a profile per thread (tsx's loader has its own), named by pid.
+  const profile = flags.profile
+    ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, name.replace(/\W+/g, '-'))]
+    : [];
+  // `node --import tsx` is what `tsx server/main.ts` runs, minus tsx's wrapper process: the pid
+  // measured is the server itself.
+  const proc = startProcess(
+    name,
+    process.execPath,
+    [...profile, '--import', 'tsx', 'server/main.ts'],
+    { ...apiEnv, DATABASE_PATH: dbPath, PORT: String(port), ...env },
+    { cwd: root },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(proc, `${origin}/v1/healthz`);
+  return {
+    proc,
+    origin,
+    apiUrl: `${origin}/v1`,
+    headers: { authorization: `Bearer ${credentials.test_key}`, 'x-api-user': credentials.api_user },
+  };
+}
+
+async function call<T>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${api.apiUrl}${path}`, {
+    method,
+    headers: { ...api.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await response.json()) as { data: T };
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** A successful sandbox payment: a number not ending in 1 or 4. */
+function paymentBody(serviceId: string): string {
+  return JSON.stringify({
+    amount: 2500,
+    currency: 'XAF',
+    customer_msisdn: '237670000000',
+    payment_method: 'mtn_momo',
+    service_id: serviceId,
+    reference: 'bench',
+  });
+}
+
+const cursorAt = (seq: number) => Buffer.from(String(seq)).toString('base64url');
+const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+const operations = {
+  post: 'POST /payments',
+  get: 'GET /payments/{id}',
+  list: 'GET /payments?limit=20',
+} as const;
+
+async function main(): Promise<void> {
+  installCleanup();
+  const machine = describeMachine();
+  const startedAt = new Date();
+  const work = mkdtempSync(join(tmpdir(), 'payments-bench-'));
+  // Also on Ctrl-C, which exits from the signal handler without reaching the `finally` below.
+  process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  mkdirSync(outDir, { recursive: true });
+  if (flags.profile) mkdirSync(profileDir, { recursive: true });
+  progress(
+    `Benchmark (${plan.mode}) on ${machine.nproc} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
+
+  const growth: Array<{ rows: number; seeded: Seeded; after: { payments: number; callLogs: number } }> = [];
+  let webhooks:
+    | { burst: DeliveryStats & { peakRssMb: number }; steady: DeliveryStats & { rate: number } }
+    | undefined;
+  let halfRate = 0;
+
+  try {
+    // 1. Throughput: every server side by side, scenarios interleaved.
+    const scenarios: Scenario[] = [];
+    const byOperation: Record<keyof typeof operations, Scenario[]> = { post: [], get: [], list: [] };
+    const connections = plan.connections;
+    // Bare Express and Prism get the same request bytes as our POST (only the ids differ).
+    const placeholderService = 'svc_D0ZWUJVoTsan5UIrjR1AgIMn';
+    let ours: { api: Api; post: LoadRequest } | undefined;
+
+    if (runs('bare')) {
+      const port = await freePort();
+      const bare = startProcess(
+        'bare express',
+        process.execPath,
+        ['--import', 'tsx', 'scripts/bench/bare-server.ts'],
+        { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+        { cwd: root },
+      );
+      const origin = `http://127.0.0.1:${port}`;
+      await waitForHttp(bare, `${origin}/v1/healthz`);
+      byOperation.post.push({
+        key: 'bare.post',
+        section: 'Throughput',
+        label: 'bare Express: POST /v1/payments, fixed JSON answer',
+        server: bare,
+        options: {
+          title: 'bare Express POST',
+          origin,
+          connections,
+          request: {
+            method: 'POST',
+            path: '/v1/payments',
+            headers: {
+              authorization: 'Bearer sk_test_00000000000000000000000000000000',
+              'x-api-user': 'bench',
+            },
+            body: paymentBody(placeholderService),
+            uniqueIdempotencyKey: true,
+          },
+        },
+      });
+    }
+
+    for (const variant of ['api', 'validation'] as const) {
+      if (!runs(variant)) continue;
+      const responses = variant === 'validation';
+      const name = responses ? 'api, request+response validation' : 'api, request validation';
+      const dbPath = join(work, `${variant}.db`);
+      const credentials = await createAccount(dbPath);
+      const api = await startApi(name, dbPath, credentials, { VALIDATE_RESPONSES: String(responses) });
+      const service = await call<{ service_id: string }>(api, 'POST', '/services', {
+        name: 'Bench shop',
+        type: 'website',
+      });
+      const body = paymentBody(service.service_id);
+      const payment = await call<{ transaction_id: string }>(api, 'POST', '/payments', JSON.parse(body));
+      const post: LoadRequest = {
+        method: 'POST',
+        path: '/v1/payments',
+        headers: api.headers,
+        body,
+        uniqueIdempotencyKey: true,
+      };
+      if (!responses) ours = { api, post };
+      const suffix = responses ? ' (+ response validation)' : '';
+      const scenario = (op: keyof typeof operations, label: string, request: LoadRequest): Scenario => ({
+        key: `${variant}.${op}`,
+        section: 'Throughput',
+        label: `ours: ${label}${suffix}`,
+        server: api.proc,
+        options: { title: `${label}${suffix}`, origin: api.origin, connections, request },
+      });
+      byOperation.post.push(scenario('post', 'POST /v1/payments', post));
+      byOperation.get.push(
+        scenario('get', 'GET /v1/payments/{id}', {
+          method: 'GET',
+          path: `/v1/payments/${payment.transaction_id}`,
+          headers: api.headers,
+        }),
+      );
+      byOperation.list.push(
+        scenario('list', 'GET /v1/payments?limit=20', {
+          method: 'GET',
+          path: '/v1/payments?limit=20',
+          headers: api.headers,
+        }),
+      );
+    }
+
+    if (runs('prism')) {
+      const port = await freePort();
+      const prismCli = realpathSync(join(root, 'node_modules/.bin/prism'));
+      const prism = startProcess(
+        'prism mock',
+        process.execPath,
+        [
+          prismCli,
+          'mock',
+          'openapi.yaml',
+          '-p',
+          String(port),
+          '-h',
+          '127.0.0.1',
+          '--multiprocess=false',
+          '-v',
+          'warn',
+        ],
+        { NODE_ENV: 'development' },
+        { cwd: root },
+      );
+      const origin = `http://127.0.0.1:${port}`;
+      await waitForHttp(prism, `${origin}/healthz`);
+      // Prism 5 serves the paths at its root (no /v1) and only checks that the auth headers exist.
+      const headers = {
+        authorization: 'Bearer sk_test_00000000000000000000000000000000',
+        'x-api-user': '72667275-cf12-4feb-a9cd-0038e60a078b',
+      };
+      const scenario = (op: keyof typeof operations, request: LoadRequest): Scenario => ({
+        key: `prism.${op}`,
+        section: 'Throughput',
+        label: `Prism mock: ${operations[op]}`,
+        server: prism,
+        options: { title: `Prism ${operations[op]}`, origin, connections, request },
+      });
+      byOperation.post.push(
+        scenario('post', {
+          method: 'POST',
+          path: '/payments',
+          headers,
+          body: paymentBody(placeholderService),
+          uniqueIdempotencyKey: true,
+        }),
+      );
+      byOperation.get.push(
+        scenario('get', { method: 'GET', path: '/payments/pay_26ckKthu9SR4AlZ0MBzSvYzU', headers }),
+      );
+      byOperation.list.push(scenario('list', { method: 'GET', path: '/payments?limit=20', headers }));
+    }
+    scenarios.push(...byOperation.post, ...byOperation.get, ...byOperation.list);
+    await interleave('Throughput', scenarios, plan.rounds, plan.sliceS);
+
+    // 2. Half of the measured peak, on its own: autocannon's fixed rate, then an even pace.
+    if (ours) {
+      const { api, post } = ours;
+      const peak = rows.find((r) => r.key === 'api.post')?.rps ?? 0;
+      halfRate = Math.max(1, Math.round(peak / 2));
+      progress(`\nHalf of peak load: ${halfRate} POST /payments per second (peak ${Math.round(peak)}/s)`);
+      await measure(
+        api.proc,
+        'Half of peak load',
+        'api.post.half.autocannon',
+        `ours: POST /v1/payments at ${halfRate}/s (autocannon overallRate)`,
+        () =>
+          runLoad({
+            title: `POST /payments at ${halfRate}/s`,
+            origin: api.origin,
+            request: post,
+            connections,
+            durationS: plan.halfLoadS,
+            warmupS: plan.warmupS,
+            overallRate: halfRate,
+            server: api.proc,
+          }),
+      );
+      await measure(
+        api.proc,
+        'Half of peak load',
+        'api.post.half.paced',
+        `ours: POST /v1/payments at ${halfRate}/s (evenly paced)`,
+        () =>
+          runPaced({
+            title: `POST /payments paced at ${halfRate}/s`,
+            origin: api.origin,
+            request: post,
+            rate: halfRate,
+            durationS: plan.halfLoadS,
+            server: api.proc,
+          }),
+      );
+      // The control: how far the machine alone lets p99 fall, bare Express at the same rate.
+      const bare = scenarios.find((s) => s.key === 'bare.post');
+      if (bare) {
+        await measure(
+          bare.server,
+          'Half of peak load',
+          'bare.post.half.autocannon',
+          `control: bare Express at ${halfRate}/s (autocannon overallRate)`,
+          () =>
+            runLoad({
+              ...bare.options,
+              title: `bare Express at ${halfRate}/s`,
+              durationS: plan.halfLoadS,
+              warmupS: 0,
+              overallRate: halfRate,
+              server: bare.server,
+            }),
+        );
+        await measure(
+          bare.server,
+          'Half of peak load',
+          'bare.post.half.paced',
+          `control: bare Express at ${halfRate}/s (evenly paced)`,
+          () =>
+            runPaced({
+              title: `bare Express paced at ${halfRate}/s`,
+              origin: bare.options.origin,
+              request: bare.options.request,
+              rate: halfRate,
+              durationS: plan.halfLoadS,
+              server: bare.server,
+            }),
+        );
+      }
+    }
+    await Promise.all([...new Set(scenarios.map((s) => s.server))].map((server) => server.stop()));
+
+    // 3. Cost growth: the same lists over a small and a large table, servers side by side.
+    if (runs('growth')) {
+      const servers: Array<{ size: number; dbPath: string; seeded: Seeded; api: Api }> = [];
+      for (const size of plan.growthRows) {
+        const dbPath = join(work, `growth-${sizeLabel(size)}.db`);
+        const credentials = await createAccount(dbPath);
+        progress(`\nSeeding ${size} payments and ${size} call logs`);
+        const seeded = seedDatabase(dbPath, credentials.api_user, size);
+        progress(`  done in ${seeded.seconds.toFixed(1)} s`);
+        const api = await startApi(`api, ${sizeLabel(size)} rows`, dbPath, credentials, {
+          VALIDATE_RESPONSES: 'false',
+        });
+        servers.push({ size, dbPath, seeded, api });
+      }
+      const cases = [
+        ['payments.first', 'GET /v1/payments?limit=20', (_: Seeded) => '/v1/payments?limit=20'],
+        [
+          'payments.deep',
+          'GET /v1/payments?limit=20&cursor=<middle>',
+          (s: Seeded) => `/v1/payments?limit=20&cursor=${cursorAt(s.paymentsMidSeq)}`,
+        ],
+        ['logs.first', 'GET /v1/logs?limit=20', (_: Seeded) => '/v1/logs?limit=20'],
+        [
+          'logs.deep',
+          'GET /v1/logs?limit=20&cursor=<middle>',
+          (s: Seeded) => `/v1/logs?limit=20&cursor=${cursorAt(s.callLogsMidSeq)}`,
+        ],
+      ] as const;
+      const growthScenarios: Scenario[] = [];
+      for (const [key, title, path] of cases) {
+        for (const { size, seeded, api } of servers) {
+          growthScenarios.push({
+            key: `growth.${key}.${size}`,
+            section: 'Cost growth',
+            label: `${title} (${sizeLabel(size)} rows)`,
+            server: api.proc,
+            options: {
+              title: `${title} ${sizeLabel(size)}`,
+              origin: api.origin,
+              connections,
+              request: { method: 'GET', path: path(seeded), headers: api.headers },
+            },
+          });
+        }
+      }
+      await interleave('Cost growth', growthScenarios, plan.growthRounds, plan.growthSliceS);
+      for (const { size, dbPath, seeded, api } of servers) {
+        await api.proc.stop();
+        growth.push({
+          rows: size,
+          seeded,
+          after: { payments: countRows(dbPath, 'payments'), callLogs: countRows(dbPath, 'call_logs') },
+        });
+        rmSync(dbPath, { force: true });
+      }
+    }
+
+    // 4. Webhooks: a backlog of settlements drained, then a steady stream.
+    if (runs('webhooks')) {
+      progress(`\nWebhooks: ${plan.webhookEvents} settlements delivered to a local receiver`);
+      const receiver = await startReceiver();
+      const dbPath = join(work, 'webhooks.db');
+      const credentials = await createAccount(dbPath);
+      const webhookEnv = { SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
+      // Payments created while both workers sleep (their first pass is a minute away)...
+      let api = await startApi('api, webhooks (workers asleep)', dbPath, credentials, {
+        ...webhookEnv,
+        SETTLEMENT_POLL_MS: '60000',
+        WEBHOOK_POLL_MS: '60000',
+      });
+      const service = await call<{ service_id: string }>(api, 'POST', '/services', {
+        name: 'Bench shop',
+        type: 'website',
+      });
+      await call(api, 'POST', '/webhook-endpoints', { url: receiver.url, events: ['payment.completed'] });
+      const body = paymentBody(service.service_id);
+      await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16);
+      await api.proc.stop();
+      // ...then a restart with fast workers: the backlog settles and is delivered.
+      api = await startApi('api, webhooks', dbPath, credentials, {
+        ...webhookEnv,
+        SETTLEMENT_POLL_MS: '10',
+        WEBHOOK_POLL_MS: '10',
+      });
+      api.proc.resetWindow();
+      await receiver.waitFor(plan.webhookEvents, 180_000);
+      const burst = { ...deliveryStats(receiver.receipts, receiver.duplicates()), peakRssMb: 0 };
+      burst.peakRssMb = round(api.proc.windowPeakKb() / 1024, 1);
+      progress(
+        `  backlog of ${burst.events}: ${Math.round(burst.settlementsPerSecond)} settlements/s, ${Math.round(burst.deliveriesPerSecond)} deliveries/s, delay p50 ${ms(burst.delayMs.p50)} ms p99 ${ms(burst.delayMs.p99)} ms`,
+      );
+      // A steady stream of payments, settled and delivered as they come.
+      receiver.clear();
+      const paced = await runPaced({
+        title: 'POST /payments (webhooks, steady)',
+        origin: api.origin,
+        request: {
+          method: 'POST',
+          path: '/v1/payments',
+          headers: api.headers,
+          body,
+          uniqueIdempotencyKey: true,
+        },
+        rate: plan.steadyRate,
+        durationS: plan.steadyDurationS,
+      });
+      await receiver.waitFor(paced.ok, 60_000);
+      const steady = { ...deliveryStats(receiver.receipts, receiver.duplicates()), rate: plan.steadyRate };
+      progress(
+        `  steady ${plan.steadyRate} payments/s: ${steady.events} events, delay p50 ${ms(steady.delayMs.p50)} ms p99 ${ms(steady.delayMs.p99)} ms max ${ms(steady.delayMs.max)} ms`,
+      );
+      webhooks = { burst, steady };
+      await api.proc.stop();
+      await receiver.close();
+    }
+  } finally {
+    killAllChildren();
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  // Ratios and targets.
+  const row = (key: string) => rows.find((r) => r.key === key);
+  const roundsOf = (key: string) => {
+    const detail = details[key];
+    return detail && 'rounds' in detail ? detail.rounds : [];
+  };
+  const ratios: Ratio[] = [];
+  const ratio = (
+    key: string,
+    label: string,
+    a: string,
+    b: string,
+    metric: 'rps' | 'p50' | 'cpuMsPerRequest',
+  ) => {
+    const ra = row(a);
+    const rb = row(b);
+    if (!ra || !rb || !(rb[metric] > 0)) return;
+    const perRound = roundsOf(a)
+      .map((x, i) => {
+        const y = roundsOf(b)[i];
+        return y && y[metric] > 0 ? x[metric] / y[metric] : Number.NaN;
+      })
+      .filter(Number.isFinite);
+    ratios.push({ key, label, value: ra[metric] / rb[metric], rounds: perRound });
+  };
+  ratio('post_vs_bare', 'ours POST /payments / bare Express (req/s)', 'api.post', 'bare.post', 'rps');
+  ratio(
+    'post_vs_bare_cpu',
+    'ours POST /payments / bare Express (CPU per request)',
+    'api.post',
+    'bare.post',
+    'cpuMsPerRequest',
+  );
+  for (const op of ['post', 'get', 'list'] as const) {
+    ratio(
+      `${op}_response_validation_rps`,
+      `${operations[op]}: with / without response validation (req/s)`,
+      `validation.${op}`,
+      `api.${op}`,
+      'rps',
+    );
+  }
+  for (const op of ['post', 'get', 'list'] as const) {
+    ratio(
+      `${op}_vs_prism`,
+      `${operations[op]}: ours / Prism mock (req/s)`,
+      `api.${op}`,
+      `prism.${op}`,
+      'rps',
+    );
+  }
+  const [small, large] = plan.growthRows as [number, number];
+  const growthCases = ['payments.first', 'payments.deep', 'logs.first', 'logs.deep'] as const;
+  for (const c of growthCases) {
+    ratio(
+      `growth_${c}_p50`,
+      `${c.replace('.', ' ')} page: ${sizeLabel(large)} / ${sizeLabel(small)} rows (p50 latency)`,
+      `growth.${c}.${large}`,
+      `growth.${c}.${small}`,
+      'p50',
+    );
+  }
+
+  const targets: Target[] = [];
+  const postVsBare = ratios.find((r) => r.key === 'post_vs_bare');
+  if (postVsBare) {
+    targets.push({
+      key: 'post_vs_bare',
+      label: 'POST /payments throughput vs bare Express',
+      goal: '>= 40%',
+      measured: `${(postVsBare.value * 100).toFixed(1)}% (rounds ${(Math.min(...postVsBare.rounds) * 100).toFixed(0)}-${(Math.max(...postVsBare.rounds) * 100).toFixed(0)}%)`,
+      pass: postVsBare.value >= 0.4,
+    });
+  }
+  const control = (key: string) => {
+    const r = row(key);
+    return r ? ` (bare Express at the same rate: ${ms(r.p99)} ms)` : '';
+  };
+  const half = row('api.post.half.autocannon');
+  if (half) {
+    targets.push({
+      key: 'p99_half_load',
+      label: `POST /payments p99 at half of peak (${halfRate}/s, autocannon overallRate)`,
+      goal: '< 10 ms',
+      measured: `${ms(half.p99)} ms${control('bare.post.half.autocannon')}`,
+      pass: half.p99 < 10,
+    });
+  }
+  const paced = row('api.post.half.paced');
+  if (paced) {
+    targets.push({
+      key: 'p99_half_load_paced',
+      label: `POST /payments p99 at half of peak (${halfRate}/s, evenly paced; informative)`,
+      goal: '< 10 ms',
+      measured: `${ms(paced.p99)} ms${control('bare.post.half.paced')}`,
+      pass: paced.p99 < 10,
+    });
+  }
+  for (const c of growthCases) {
+    const r = ratios.find((x) => x.key === `growth_${c}_p50`);
+    if (!r) continue;
+    targets.push({
+      key: `growth_${c}`,
+      label: `${c.replace('.', ' ')} page latency, ${sizeLabel(large)} vs ${sizeLabel(small)} rows (p50)`,
+      goal: '<= 1.5x',
+      measured: `${times(r.value)} (round median ${times(median(r.rounds))})`,
+      pass: r.value <= 1.5,
+    });
+  }
+
+  // Human tables.
+  const machineLine = `${machine.nproc} x ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, ${machine.os}, Node ${machine.node}`;
+  const parts = [
+    `## Benchmark results (${plan.mode} run, ${startedAt.toISOString()})`,
+    `Machine: ${machineLine}. Load average at start ${machine.loadAverageAtStart.join(' ')}, at end ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(
+        ' ',
+      )}. ${plan.connections} connections; throughput: ${plan.rounds} interleaved rounds of ${plan.sliceS} s per scenario after ${plan.warmupS} s of warm-up; cost growth: ${plan.growthRounds} rounds of ${plan.growthSliceS} s.`,
+    formatRows(rows),
+  ];
+  if (webhooks) {
+    const w = webhooks;
+    const line = (phase: string, s: DeliveryStats) => [
+      phase,
+      String(s.events),
+      Math.round(s.settlementsPerSecond).toString(),
+      Math.round(s.deliveriesPerSecond).toString(),
+      ms(s.delayMs.p50),
+      ms(s.delayMs.p99),
+      ms(s.delayMs.max),
+    ];
+    parts.push(
+      `### Webhook delivery (local receiver)\n\n${formatPlain(
+        ['Phase', 'events', 'settled/s', 'delivered/s', 'delay p50 ms', 'delay p99 ms', 'delay max ms'],
+        [
+          line(`backlog of ${w.burst.events} settling at once`, w.burst),
+          line(`steady ${w.steady.rate} payments/s`, w.steady),
+        ],
+      )}\n\nPeak RSS while draining the backlog: ${Math.round(w.burst.peakRssMb)} MB.`,
+    );
+  }
+  if (ratios.length) parts.push(`### Ratios\n\n${formatRatios(ratios)}`);
+  if (targets.length) parts.push(`### Targets\n\n${formatTargets(targets)}`);
+  const text = `${parts.join('\n\n')}\n`;
+  process.stdout.write(`\n${text}`);
+
+  const jsonPath = join(outDir, 'results.json');
+  writeFileSync(
+    jsonPath,
+    `${JSON.stringify(
+      {
+        mode: plan.mode,
+        startedAt: startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        machine: { ...machine, loadAverageAtEnd: loadavg().map((v) => round(v, 2)) },
+        plan,
+        scenarios: rows.map((r) => ({ ...r, detail: details[r.key] })),
+        ratios,
+        targets,
+        growth,
+        webhooks: webhooks ?? null,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(join(outDir, 'results.md'), text);
+  progress(`\nWrote ${relative(root, jsonPath)} and ${relative(root, join(outDir, 'results.md'))}`);
+  if (flags.profile) progress(`CPU profiles in ${relative(root, profileDir)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(
+      `\nBenchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    killAllChildren();
+    process.exit(1);
+  },
+);
