@@ -73,7 +73,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       err ? reject(err) : resolve(listening),
     );
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than clients keep idle connections (undici: 4 s) and than a write may block the loop
+  // waiting for another process's lock (busy_timeout: 5 s), so the server never closes a
+  // connection a client is just reusing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrlFromListener) {
