@@ -15,7 +15,8 @@ import { unconnectedOperator } from './operators/unconnected-operator.js';
 import { openDatabase } from './storage/database.js';
 import type { Mode } from './storage/rows.js';
 import { Store } from './storage/store.js';
-import { startSettlementWorker, type Worker } from './workers/settlement-worker.js';
+import type { Worker } from './workers/polling-worker.js';
+import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
 export interface RunningService {

@@ -6,8 +6,7 @@ import { deliverWebhook } from '../webhooks/deliver.js';
 import { createRetrySchedule } from '../webhooks/retry-schedule.js';
 import { signWebhook } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url-policy.js';
-import { failureLog } from './failure-log.js';
-import type { Worker } from './settlement-worker.js';
+import { startPollingWorker, type Worker } from './polling-worker.js';
 
 /** How many deliveries are in flight at once: one slow receiver cannot hold up the others. */
 const parallelDeliveries = 8;
@@ -80,44 +79,22 @@ export function startWebhookWorker(
     return result.ok;
   };
 
-  let running: Promise<number> | undefined;
-  const runOnce = async (): Promise<number> => {
-    while (running) await running.catch(() => 0);
-    running = (async () => {
-      const now = clock.now();
-      const due = await store.transact((tx) => tx.events.claimDue(now, now + leaseMs, 100));
-      let delivered = 0;
-      for (let i = 0; i < due.length; i += parallelDeliveries) {
-        const outcomes = await Promise.all(due.slice(i, i + parallelDeliveries).map(attempt));
-        delivered += outcomes.filter(Boolean).length;
-      }
-      return delivered;
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const failures = failureLog(logger, 'webhook delivery');
-  const loop = async () => {
-    try {
-      await runOnce();
-      failures.succeeded();
-    } catch (err) {
-      failures.failed(err);
+  const deliverDue = async (): Promise<number> => {
+    const now = clock.now();
+    const due = await store.transact((tx) => tx.events.claimDue(now, now + leaseMs, 100));
+    let delivered = 0;
+    for (let i = 0; i < due.length; i += parallelDeliveries) {
+      const outcomes = await Promise.all(due.slice(i, i + parallelDeliveries).map(attempt));
+      delivered += outcomes.filter(Boolean).length;
     }
-    if (!stopped) timer = setTimeout(loop, config.webhookPollMs);
+    return delivered;
   };
-  if (options.autostart) timer = setTimeout(loop, config.webhookPollMs);
 
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => 0);
-    },
-  };
+  return startPollingWorker({
+    name: 'webhook delivery',
+    pollMs: config.webhookPollMs,
+    pass: deliverDue,
+    logger,
+    autostart: options.autostart,
+  });
 }
