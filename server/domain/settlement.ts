@@ -1,3 +1,4 @@
+import type { EventName } from '../../generated/openapi.js';
 import type { OperatorKind, OperatorStatus } from '../operators/operator.js';
 import type { Mode, PaymentRow, PayoutRow, TopupRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
@@ -32,49 +33,40 @@ function outcome(
   };
 }
 
-export function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): boolean {
+/** A payment or top-up reaching its final state: success credits the balance; every end is an event. */
+function settleCollection(
+  tx: Tx,
+  kind: 'payment' | 'topup',
+  row: PaymentRow | TopupRow,
+  payer: string | null,
+  final: Final,
+  now: number,
+): boolean {
   const failureCode = final.status === 'failed' ? final.failureCode : null;
-  if (!tx.payments.finish(payment.id, final.status, failureCode, now)) return false;
+  const table = kind === 'payment' ? tx.payments : tx.topups;
+  if (!table.finish(row.id, final.status, failureCode, now)) return false;
   if (final.status === 'success') {
     credit(tx, {
-      walletId: walletOf(tx, payment.account_id, payment.mode),
-      currency: payment.currency,
-      amount: payment.amount,
-      type: 'payment',
-      sourceId: payment.id,
-      description: `Payment from ${payment.customer_msisdn}`,
+      walletId: walletOf(tx, row.account_id, row.mode),
+      currency: row.currency,
+      amount: row.amount,
+      type: kind,
+      sourceId: row.id,
+      description: `${kind === 'payment' ? 'Payment' : 'Top-up'} from ${payer}`,
       now,
     });
   }
-  const name = final.status === 'success' ? 'payment.completed' : `payment.${final.status}`;
-  recordEvent(
-    tx,
-    payment.account_id,
-    payment.mode,
-    name as 'payment.completed',
-    outcome(payment, final),
-    now,
-  );
+  const name = `${kind}.${final.status === 'success' ? 'completed' : final.status}` as EventName;
+  recordEvent(tx, row.account_id, row.mode, name, outcome(row, final), now);
   return true;
 }
 
+export function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): boolean {
+  return settleCollection(tx, 'payment', payment, payment.customer_msisdn, final, now);
+}
+
 export function settleTopup(tx: Tx, topup: TopupRow, final: Final, now: number): boolean {
-  const failureCode = final.status === 'failed' ? final.failureCode : null;
-  if (!tx.topups.finish(topup.id, final.status, failureCode, now)) return false;
-  if (final.status === 'success') {
-    credit(tx, {
-      walletId: walletOf(tx, topup.account_id, topup.mode),
-      currency: topup.currency,
-      amount: topup.amount,
-      type: 'topup',
-      sourceId: topup.id,
-      description: `Top-up from ${topup.payer_msisdn}`,
-      now,
-    });
-  }
-  const name = final.status === 'success' ? 'topup.completed' : `topup.${final.status}`;
-  recordEvent(tx, topup.account_id, topup.mode, name as 'topup.completed', outcome(topup, final), now);
-  return true;
+  return settleCollection(tx, 'topup', topup, topup.payer_msisdn, final, now);
 }
 
 /** A failed payout gives its amount back to the balance (and to its payment, for a refund). */
@@ -154,36 +146,46 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
     return row.expires_at <= now ? { status: 'expired' } : null;
   };
 
-  let settled = 0;
-  for (const payment of payments) {
-    const final = await look('collection', payment, payment.customer_msisdn, payment.updated_at);
-    settled += Number(
-      await store.transact((tx) => {
-        if (final) return settlePayment(tx, payment, final, now);
-        tx.payments.recheckLater(payment.id, recheckAt);
-        return false;
-      }),
-    );
+  const items = [
+    ...payments.map((p) => ({
+      kind: 'collection' as const,
+      row: p,
+      msisdn: p.customer_msisdn,
+      initiatedAt: p.updated_at,
+      apply: (tx: Tx, final: Final) => settlePayment(tx, p, final, now),
+      recheck: (tx: Tx) => tx.payments.recheckLater(p.id, recheckAt),
+    })),
+    ...topups.map((t) => ({
+      kind: 'collection' as const,
+      row: t,
+      msisdn: t.payer_msisdn,
+      initiatedAt: t.created_at,
+      apply: (tx: Tx, final: Final) => settleTopup(tx, t, final, now),
+      recheck: (tx: Tx) => tx.topups.recheckLater(t.id, recheckAt),
+    })),
+    ...payouts.map((p) => ({
+      kind: 'disbursement' as const,
+      row: p,
+      msisdn: p.recipient_msisdn,
+      initiatedAt: p.created_at,
+      apply: (tx: Tx, final: Final) => settlePayout(tx, p, final, now),
+      recheck: (tx: Tx) => tx.payouts.recheckLater(p.id, recheckAt),
+    })),
+  ];
+  // Each item is its own unit of work, but they are queued together, so the store commits them
+  // in one batch instead of paying a disk sync per item.
+  const applied: Array<Promise<boolean>> = [];
+  for (const item of items) {
+    const final = await look(item.kind, item.row, item.msisdn, item.initiatedAt);
+    const unit = store.transact((tx) => {
+      if (final) return item.apply(tx, final);
+      item.recheck(tx);
+      return false;
+    });
+    // Its failure is reported by Promise.all below; until then it must not count as unhandled
+    // (a batch can commit, or fail, while the next operator is still being asked).
+    unit.catch(() => undefined);
+    applied.push(unit);
   }
-  for (const topup of topups) {
-    const final = await look('collection', topup, topup.payer_msisdn, topup.created_at);
-    settled += Number(
-      await store.transact((tx) => {
-        if (final) return settleTopup(tx, topup, final, now);
-        tx.topups.recheckLater(topup.id, recheckAt);
-        return false;
-      }),
-    );
-  }
-  for (const payout of payouts) {
-    const final = await look('disbursement', payout, payout.recipient_msisdn, payout.created_at);
-    settled += Number(
-      await store.transact((tx) => {
-        if (final) return settlePayout(tx, payout, final, now);
-        tx.payouts.recheckLater(payout.id, recheckAt);
-        return false;
-      }),
-    );
-  }
-  return settled;
+  return (await Promise.all(applied)).filter(Boolean).length;
 }

@@ -20,6 +20,8 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
         status: res.statusCode,
         durationSeconds: durationMs / 1000,
       });
+      // No child logger per request when request lines are not written (LOG_LEVEL=warn and above).
+      if (!logger.isLevelEnabled('info')) return;
       childForRequest(logger, req.context.requestId).info(
         {
           method: req.method,

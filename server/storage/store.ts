@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Statement, Transaction } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { createPager } from './pagination.js';
 import { accountsRepository } from './repositories/accounts.js';
@@ -50,6 +50,8 @@ interface QueuedWork {
 export class Store {
   readonly #db: Db;
   readonly #tx: Tx;
+  /** Built once: better-sqlite3 wraps a function per transaction() call. */
+  readonly #readTransaction: Transaction<(work: (tx: Tx) => unknown) => unknown>;
   readonly #statements: Record<
     'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
     Statement
@@ -60,6 +62,7 @@ export class Store {
   constructor(db: Db) {
     this.#db = db;
     this.#tx = repositories(db);
+    this.#readTransaction = db.transaction((work: (tx: Tx) => unknown) => work(this.#tx));
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT unit_of_work'),
@@ -127,7 +130,7 @@ export class Store {
 
   /** Runs read-only `work` against one consistent snapshot. */
   async read<T>(work: (tx: Tx) => T): Promise<T> {
-    return this.#db.transaction(() => work(this.#tx)).deferred();
+    return this.#readTransaction.deferred(work) as T;
   }
 
   /** Checks the database answers (health check). */

@@ -88,7 +88,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const clock = new ManualClock();
   const service = await startService({
     config,
-    logger: createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' }),
+    logger: createLogger({ level: 'silent' }),
     clock,
     autostartWorkers: false,
   });
