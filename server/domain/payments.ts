@@ -85,8 +85,7 @@ export async function createDirectPayment(
       next_check_at: now,
       expires_at: now + deps.config.paymentExpirySeconds * 1000,
     };
-    tx.payments.insert(row);
-    return tx.payments.get(caller.accountId, caller.mode, row.id) as PaymentRow;
+    return tx.payments.insert(row);
   });
   await askOperatorToCollect(deps, payment);
   return payment;
@@ -128,8 +127,7 @@ export async function initiateHostedPayment(
       next_check_at: null,
       expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
     };
-    tx.payments.insert(row);
-    return tx.payments.get(caller.accountId, caller.mode, row.id) as PaymentRow;
+    return tx.payments.insert(row);
   });
 }
 

@@ -94,7 +94,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
   });
   if (!debited.ok) throw insufficient(debited.available, plan.amount, plan.currency);
   const internal = plan.recipient.wallet !== null;
-  tx.payouts.insert({
+  const payout = tx.payouts.insert({
     id,
     account_id: caller.accountId,
     mode: caller.mode,
@@ -141,7 +141,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
       now,
     );
   }
-  return tx.payouts.get(caller.accountId, caller.mode, id) as PayoutRow;
+  return payout;
 }
 
 async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<void> {

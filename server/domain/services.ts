@@ -25,8 +25,7 @@ export async function createService(
       updated_at: now,
       deleted_at: null,
     };
-    tx.services.insert(row);
-    return tx.services.get(caller.accountId, caller.mode, row.id) as ServiceRow;
+    return tx.services.insert(row);
   });
 }
 

@@ -35,8 +35,7 @@ export async function createTopup(
       updated_at: now,
       completed_at: null,
     };
-    tx.topups.insert(row);
-    return tx.topups.get(caller.accountId, caller.mode, row.id) as TopupRow;
+    return tx.topups.insert(row);
   });
   await askOperator(deps, 'collection', {
     transactionId: topup.id,

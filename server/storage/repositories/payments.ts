@@ -9,7 +9,8 @@ export function paymentsRepository(db: Db, page: Pager) {
        created_at, updated_at, completed_at)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @flow, @payment_method, @customer_msisdn,
        @service_id, @reference, @failure_code, @refunded_amount, @checkout_token, @operator_ref, @next_check_at,
-       @expires_at, @created_at, @updated_at, @completed_at)`,
+       @expires_at, @created_at, @updated_at, @completed_at)
+     RETURNING *`,
   );
   const get = db.prepare('SELECT * FROM payments WHERE id = ? AND account_id = ? AND mode = ?');
   const byId = db.prepare('SELECT * FROM payments WHERE id = ?');
@@ -37,8 +38,9 @@ export function paymentsRepository(db: Db, page: Pager) {
   );
 
   return {
-    insert(row: Omit<PaymentRow, 'seq'>): void {
-      insert.run(row);
+    /** Inserts the row and returns it as stored. */
+    insert(row: Omit<PaymentRow, 'seq'>): PaymentRow {
+      return insert.get(row) as PaymentRow;
     },
     get(accountId: string, mode: Mode, id: string): PaymentRow | undefined {
       return get.get(id, accountId, mode) as PaymentRow | undefined;

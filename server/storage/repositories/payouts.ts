@@ -9,7 +9,8 @@ export function payoutsRepository(db: Db, page: Pager) {
        created_at, updated_at, completed_at)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payout_type, @recipient_msisdn,
        @recipient_wallet_id, @payment_id, @bulk_id, @reference, @failure_code, @operator_ref, @next_check_at,
-       @expires_at, @created_at, @updated_at, @completed_at)`,
+       @expires_at, @created_at, @updated_at, @completed_at)
+     RETURNING *`,
   );
   const get = db.prepare('SELECT * FROM payouts WHERE id = ? AND account_id = ? AND mode = ?');
   const finish = db.prepare(
@@ -23,8 +24,9 @@ export function payoutsRepository(db: Db, page: Pager) {
   );
 
   return {
-    insert(row: Omit<PayoutRow, 'seq'>): void {
-      insert.run(row);
+    /** Inserts the row and returns it as stored. */
+    insert(row: Omit<PayoutRow, 'seq'>): PayoutRow {
+      return insert.get(row) as PayoutRow;
     },
     get(accountId: string, mode: Mode, id: string): PayoutRow | undefined {
       return get.get(id, accountId, mode) as PayoutRow | undefined;

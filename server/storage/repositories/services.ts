@@ -5,7 +5,8 @@ import type { Mode, ServiceRow } from '../rows.js';
 export function servicesRepository(db: Db, page: Pager) {
   const insert = db.prepare(
     `INSERT INTO services (id, account_id, mode, name, description, type, status, created_at, updated_at, deleted_at)
-     VALUES (@id, @account_id, @mode, @name, @description, @type, @status, @created_at, @updated_at, @deleted_at)`,
+     VALUES (@id, @account_id, @mode, @name, @description, @type, @status, @created_at, @updated_at, @deleted_at)
+     RETURNING *`,
   );
   const get = db.prepare('SELECT * FROM services WHERE id = ? AND account_id = ? AND mode = ?');
   const update = db.prepare(
@@ -14,8 +15,9 @@ export function servicesRepository(db: Db, page: Pager) {
   );
 
   return {
-    insert(row: Omit<ServiceRow, 'seq'>): void {
-      insert.run(row);
+    /** Inserts the row and returns it as stored. */
+    insert(row: Omit<ServiceRow, 'seq'>): ServiceRow {
+      return insert.get(row) as ServiceRow;
     },
     get(accountId: string, mode: Mode, id: string): ServiceRow | undefined {
       return get.get(id, accountId, mode) as ServiceRow | undefined;

@@ -7,7 +7,8 @@ export function topupsRepository(db: Db, page: Pager) {
     `INSERT INTO topups (id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference,
        failure_code, operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payer_msisdn, @payment_method, @reference,
-       @failure_code, @operator_ref, @next_check_at, @expires_at, @created_at, @updated_at, @completed_at)`,
+       @failure_code, @operator_ref, @next_check_at, @expires_at, @created_at, @updated_at, @completed_at)
+     RETURNING *`,
   );
   const get = db.prepare('SELECT * FROM topups WHERE id = ? AND account_id = ? AND mode = ?');
   const finish = db.prepare(
@@ -26,8 +27,9 @@ export function topupsRepository(db: Db, page: Pager) {
   );
 
   return {
-    insert(row: Omit<TopupRow, 'seq'>): void {
-      insert.run(row);
+    /** Inserts the row and returns it as stored. */
+    insert(row: Omit<TopupRow, 'seq'>): TopupRow {
+      return insert.get(row) as TopupRow;
     },
     get(accountId: string, mode: Mode, id: string): TopupRow | undefined {
       return get.get(id, accountId, mode) as TopupRow | undefined;
