@@ -38,9 +38,15 @@ async function headingsOfEveryPage(page: Page): Promise<Set<string>> {
       .first()
       .click();
     await page.waitForFunction((target) => window.location.hash === `#${target}`, targetOf(href));
-    await page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-    );
+    // Redoc renders the section a moment after the hash changes, later on a busy machine: read
+    // the headings until two reads a few frames apart agree (bounded; the assertions stay strict).
+    let previous = '';
+    for (let tries = 0; tries < 20; tries++) {
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+      const current = (await page.locator('h1, h2').allInnerTexts()).join('|');
+      if (current !== '' && current === previous) break;
+      previous = current;
+    }
     for (const text of await page.locator('h1, h2').allInnerTexts())
       headings.add(text.split('\n')[0]?.trim() ?? '');
   }
