@@ -23,11 +23,30 @@ interface Problem {
   message: string;
 }
 
+/** Header names as the contract spells them; Node hands them over lowercased. */
+function headerName(lowered: string): string {
+  return lowered
+    .split('-')
+    .map((part) => (part === 'api' ? 'API' : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('-');
+}
+
 /** `/body/items/2/amount` → location `body`, param `items[2].amount`. */
 function problemOf(error: { path: string; message: string; errorCode?: string }): Problem {
   const segments = error.path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const location = segments.shift() ?? '';
   let param = '';
+  if (location === 'headers') {
+    // `idempotency-key` → `Idempotency-Key`: the name an integrator finds in the contract.
+    param = headerName(segments.join('.'));
+    const message = error.message.replace(/^headers\/\S+ /, '');
+    return {
+      location,
+      param,
+      keyword: (error.errorCode ?? '').replace(/\.openapi\.validation$/, ''),
+      message,
+    };
+  }
   for (const segment of segments)
     param += /^\d+$/.test(segment) ? `[${segment}]` : param ? `.${segment}` : segment;
   const keyword = (error.errorCode ?? '').replace(/\.openapi\.validation$/, '');
@@ -107,6 +126,7 @@ export function requestValidationError(err: ValidatorError): ApiError {
   if (!first) return new ApiError(400, 'invalid_field', err.message);
   const details = classified.map((c) => ({
     param: c.problem.param || c.problem.location,
+    code: c.code,
     message: c.message,
   }));
   return new ApiError(
