@@ -67,11 +67,36 @@ const precedence = [
   'missing_field',
   'unknown_field',
   'invalid_amount',
+  'invalid_recipient',
   'invalid_msisdn',
   'too_many_items',
   'invalid_field',
   'invalid_parameter',
 ] as const;
+
+const recipientFields = ['recipient_msisdn', 'recipient_wallet_id'];
+const childOf = (parent: string, name: string) => (parent ? `${parent}.${name}` : name);
+
+/**
+ * The contract states "exactly one recipient" as a `oneOf` of two `required` rules; Ajv reports
+ * it as one `oneOf` failure plus each branch's missing field. Together they are one problem,
+ * `invalid_recipient`, named as the seed named it (on `recipient_msisdn`).
+ */
+function mergeRecipientRule(problems: Problem[]): Problem[] {
+  const oneOfAt = new Set(problems.filter((p) => p.keyword === 'oneOf').map((p) => p.param));
+  if (oneOfAt.size === 0) return problems;
+  return problems
+    .filter(
+      (p) =>
+        !(
+          p.keyword === 'required' &&
+          [...oneOfAt].some((at) => recipientFields.some((f) => p.param === childOf(at, f)))
+        ),
+    )
+    .map((p) =>
+      p.keyword === 'oneOf' ? { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') } : p,
+    );
+}
 
 function classify(p: Problem): { code: (typeof precedence)[number]; message: string } {
   if (p.location !== 'body') {
@@ -81,6 +106,12 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
     return {
       code: 'invalid_parameter',
       message: p.param ? `The parameter ${p.param} ${p.message}.` : `The request ${p.message}.`,
+    };
+  }
+  if (p.keyword === 'recipient') {
+    return {
+      code: 'invalid_recipient',
+      message: 'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
     };
   }
   if (p.keyword === 'required') {
@@ -119,7 +150,7 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
 
 /** A validator rejection of a request, as one ApiError with every problem in `details`. */
 export function requestValidationError(err: ValidatorError): ApiError {
-  const problems = (err.errors ?? []).map(problemOf);
+  const problems = mergeRecipientRule((err.errors ?? []).map(problemOf));
   const classified = problems.map((p) => ({ problem: p, ...classify(p) }));
   classified.sort((a, b) => precedence.indexOf(a.code) - precedence.indexOf(b.code));
   const first = classified[0];
