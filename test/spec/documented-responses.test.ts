@@ -137,7 +137,9 @@ describe('the server sends only what the contract declares', () => {
     expect(response, `${operationId} ${status} is documented`).toBeDefined();
     const declared = documentedHeaders(response);
     const names: string[] = [];
-    headers.forEach((_value, name) => names.push(name));
+    headers.forEach((_value, name) => {
+      names.push(name);
+    });
     const sent = names.filter((h) => !transportHeaders.has(h));
     expect(
       sent.filter((h) => !declared.has(h)),
