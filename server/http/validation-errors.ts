@@ -67,10 +67,11 @@ const precedence = [
   'missing_field',
   'unknown_field',
   'invalid_amount',
-  'invalid_recipient',
   'invalid_msisdn',
   'too_many_items',
   'invalid_field',
+  // The recipient rule was the domain's, checked once the fields themselves were valid.
+  'invalid_recipient',
   'invalid_parameter',
 ] as const;
 
