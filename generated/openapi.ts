@@ -3791,7 +3791,16 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `test` is not a boolean (`invalid_parameter`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalServerError"];
             /** @description The database does not answer. */
             503: {

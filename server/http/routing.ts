@@ -49,7 +49,7 @@ function rawPath(originalUrl: string): string {
   return end === -1 ? originalUrl : originalUrl.slice(0, end);
 }
 
-export const apiPrefix = /^\/v1(?:\/|$)/i;
+export const apiPrefix = /^\/v1(?:[/?]|$)/i;
 
 /**
  * The API's routing, strict and case-sensitive, decided from the contract before anything else
