@@ -3618,7 +3618,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
                 cursor?: components["parameters"]["CursorParam"];
                 /** @description Only calls with this HTTP method. */
-                method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+                method?: "GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS";
                 /** @description Only calls to this exact path (for example `/v1/payments`). */
                 path?: string;
                 /** @description Only calls answered with this HTTP status. */
@@ -3823,7 +3823,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["method"]> = ["GET", "POST", "PUT", "DELETE", "PATCH"];
+export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["method"]> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 export const pathsLogsGetParametersQueryStatus_classValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["status_class"]> = ["2xx", "3xx", "4xx", "5xx"];
 export const successStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SuccessStatus"]> = ["success"];
 export const modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Mode"]> = ["live", "test"];

@@ -76,5 +76,11 @@ describe('the call log misses no call', () => {
         }),
       ]),
     );
+    // And it can be found by its method.
+    const heads = await server.request('GET', '/logs', { as: test, query: { method: 'HEAD' } });
+    expect(heads.status).toBe(200);
+    expect(heads.body.data.items.map((l: { request_id: string }) => l.request_id)).toEqual([
+      head.headers.get('x-request-id'),
+    ]);
   });
 });
