@@ -922,21 +922,18 @@ export interface components {
          */
         Mode: "live" | "test";
         /**
-         * Format: int64
          * @description An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0
          *     and at most 1,000,000,000.
          * @example 2500
          */
         Amount: number;
         /**
-         * Format: int64
          * @description A non-negative sum in the currency's minor unit: a balance, a total, or what has been
          *     refunded.
          * @example 87500
          */
         MinorUnits: number;
         /**
-         * Format: int64
          * @description A signed movement in the currency's minor unit; negative for debits.
          * @example -15000
          */
@@ -1076,7 +1073,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
-        };
+        } & (unknown | unknown);
         /** @description One payout of a bulk payout; the currency is the batch's. */
         BulkPayoutItem: {
             amount: components["schemas"]["Amount"];
@@ -1088,7 +1085,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
-        };
+        } & (unknown | unknown);
         /** @description Up to 100 payouts in one currency, accepted all together or not at all. */
         BulkPayoutCreate: {
             currency?: components["schemas"]["Currency"];
@@ -1563,7 +1560,7 @@ export interface components {
          */
         ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description The envelope of every error response. */
-        Error: {
+        ErrorResponse: {
             /**
              * @description Always `error`.
              * @enum {string}
@@ -1574,12 +1571,20 @@ export interface components {
                 /** @description A human-readable explanation, suitable for display. It may change; branch on `code`. */
                 message: string;
                 request_id: components["schemas"]["RequestId"];
-                /** @description The field or parameter at fault, when there is one (for example `amount` or `items[2].recipient_msisdn`). */
+                /**
+                 * @description The field or parameter at fault, when there is one (for example `amount`,
+                 *     `items[2].recipient_msisdn`, or a header as this contract spells it:
+                 *     `Idempotency-Key`).
+                 */
                 param?: string;
-                /** @description Every problem found, when there are several. */
+                /**
+                 * @description Every problem found, when there are several; `code`, `message` and `param` above
+                 *     repeat the first of them.
+                 */
                 details?: {
                     /** @description The field or parameter at fault. */
                     param: string;
+                    code: components["schemas"]["ErrorCode"];
                     /** @description What is wrong with it. */
                     message: string;
                 }[];
@@ -1590,7 +1595,11 @@ export interface components {
         /** @description The payment is initiated; its outcome follows by webhook. */
         PaymentAccepted: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1600,7 +1609,10 @@ export interface components {
         /** @description A page of payments. */
         PaymentList: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1610,7 +1622,11 @@ export interface components {
         /** @description The payout is accepted and its amount debited from the Main Balance. */
         PayoutAccepted: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1620,7 +1636,10 @@ export interface components {
         /** @description A page of payouts. */
         PayoutList: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1641,127 +1660,180 @@ export interface components {
          */
         BadRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The key or the API user is missing or wrong. */
         Unauthorized: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The Main Balance cannot fund the payout; nothing moved. */
         InsufficientBalance: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No such object in this account and mode. */
         NotFound: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The idempotency key was already used with a different request. */
         IdempotencyConflict: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The payment cannot be refunded, or the idempotency key conflicts. */
         RefundConflict: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The service is deleted and can no longer change. */
         ServiceDeleted: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is larger than 64 KiB. */
         PayloadTooLarge: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is not `application/json`. */
         UnsupportedMediaType: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The payment names a service that does not exist or cannot take payments. */
         ServiceUnusable: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The recipient wallet does not exist in this mode, or is your own. */
         RecipientUnusable: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The refund asks for more than remains to refund of the payment. */
         RefundUnprocessable: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key made too many calls; retry after `Retry-After` seconds. */
-        TooManyRequests: {
+        /**
+         * @description Something went wrong on our side (`internal_error`). Nothing of it is shown; quote
+         *     `request_id` to support. Every operation can answer it.
+         */
+        InternalServerError: {
             headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Storage is temporarily unavailable (`service_unavailable`): nothing was changed; retry
+         *     after `Retry-After` seconds, with the same `Idempotency-Key` for a `POST`. Every
+         *     operation can answer it.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -1769,7 +1841,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The key made too many calls; retry after `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -1791,13 +1877,15 @@ export interface components {
          * @example t=1763631005,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
          */
         WebhookSignature: string;
+        /** @description The event's `id`, the same on every delivery attempt of it: de-duplicate on it. */
+        WebhookId: components["schemas"]["EventId"];
         /**
          * @description How many items to return, 1 to 100.
          * @example 20
          */
         Limit: number;
         /** @description The `next_cursor` of the previous page; omit it for the first page. */
-        Cursor: components["schemas"]["Cursor"];
+        CursorParam: components["schemas"]["Cursor"];
         /**
          * @description Only items created at or after this time (ISO 8601 UTC).
          * @example 2026-11-01T00:00:00Z
@@ -1822,7 +1910,7 @@ export interface components {
         EventIdPath: components["schemas"]["EventId"];
     };
     requestBodies: {
-        PaymentCreate: {
+        PaymentCreateBody: {
             content: {
                 /**
                  * @example {
@@ -1861,7 +1949,12 @@ export interface components {
     };
     headers: {
         /** @description The id of this request; errors repeat it as `error.request_id`. */
-        RequestId: components["schemas"]["RequestId"];
+        RequestIdHeader: components["schemas"]["RequestId"];
+        /**
+         * @description `true` when this response is the replay of an earlier request with the same
+         *     `Idempotency-Key` and body; absent on a first answer.
+         */
+        IdempotentReplayed: true;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
         /** @description How many calls the key may make in the current window. */
@@ -1956,7 +2049,7 @@ export type ApiKeyRotationResponse = components['schemas']['ApiKeyRotationRespon
 export type HealthResponse = components['schemas']['HealthResponse'];
 export type DeletedResponse = components['schemas']['DeletedResponse'];
 export type ErrorCode = components['schemas']['ErrorCode'];
-export type Error = components['schemas']['Error'];
+export type ErrorResponse = components['schemas']['ErrorResponse'];
 export type ResponsePaymentAccepted = components['responses']['PaymentAccepted'];
 export type ResponsePaymentList = components['responses']['PaymentList'];
 export type ResponsePayoutAccepted = components['responses']['PayoutAccepted'];
@@ -1974,12 +2067,15 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseServiceUnusable = components['responses']['ServiceUnusable'];
 export type ResponseRecipientUnusable = components['responses']['RecipientUnusable'];
 export type ResponseRefundUnprocessable = components['responses']['RefundUnprocessable'];
+export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ParameterTestMode = components['parameters']['TestMode'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
+export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterLimit = components['parameters']['Limit'];
-export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterCursorParam = components['parameters']['CursorParam'];
 export type ParameterCreatedGte = components['parameters']['CreatedGte'];
 export type ParameterCreatedLt = components['parameters']['CreatedLt'];
 export type ParameterPaymentIdPath = components['parameters']['PaymentIdPath'];
@@ -1988,9 +2084,10 @@ export type ParameterTopupIdPath = components['parameters']['TopupIdPath'];
 export type ParameterServiceIdPath = components['parameters']['ServiceIdPath'];
 export type ParameterWebhookEndpointIdPath = components['parameters']['WebhookEndpointIdPath'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
-export type RequestBodyPaymentCreate = components['requestBodies']['PaymentCreate'];
+export type RequestBodyPaymentCreateBody = components['requestBodies']['PaymentCreateBody'];
 export type RequestBodyWebhookEvent = components['requestBodies']['WebhookEvent'];
-export type HeaderRequestId = components['headers']['RequestId'];
+export type HeaderRequestIdHeader = components['headers']['RequestIdHeader'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
@@ -2012,7 +2109,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only payments in this state. */
                 status?: components["schemas"]["PaymentStatus"];
                 /** @description Only payments of this service. */
@@ -2040,6 +2137,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPayment: {
@@ -2063,7 +2162,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["PaymentCreate"];
+        requestBody: components["requestBodies"]["PaymentCreateBody"];
         responses: {
             202: components["responses"]["PaymentAccepted"];
             400: components["responses"]["BadRequest"];
@@ -2073,6 +2172,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ServiceUnusable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createDirectPayment: {
@@ -2096,7 +2197,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["PaymentCreate"];
+        requestBody: components["requestBodies"]["PaymentCreateBody"];
         responses: {
             202: components["responses"]["PaymentAccepted"];
             400: components["responses"]["BadRequest"];
@@ -2106,6 +2207,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ServiceUnusable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     initiateHostedPayment: {
@@ -2147,7 +2250,11 @@ export interface operations {
             /** @description The payment is initiated; send `checkout_url` to the customer. */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2161,6 +2268,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ServiceUnusable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -2185,7 +2294,10 @@ export interface operations {
             /** @description The payment. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,6 +2308,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayouts: {
@@ -2213,7 +2327,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only payouts in this state. */
                 status?: components["schemas"]["PayoutStatus"];
                 /** @description Only payouts of this type. */
@@ -2243,6 +2357,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPayout: {
@@ -2281,6 +2397,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RecipientUnusable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createBulkPayout: {
@@ -2331,7 +2449,11 @@ export interface operations {
             /** @description Every payout of the batch is accepted and debited. */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2468,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RecipientUnusable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayout: {
@@ -2370,7 +2494,10 @@ export interface operations {
             /** @description The payout. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,6 +2508,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createRefund: {
@@ -2420,7 +2549,11 @@ export interface operations {
             /** @description The refund is accepted and debited; it follows the payout lifecycle. */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +2569,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RefundUnprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTopups: {
@@ -2453,7 +2588,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only top-ups in this state. */
                 status?: components["schemas"]["PaymentStatus"];
                 /**
@@ -2476,7 +2611,10 @@ export interface operations {
             /** @description A page of top-ups. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2486,6 +2624,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTopup: {
@@ -2526,7 +2666,11 @@ export interface operations {
             /** @description The top-up is initiated. */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2683,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTopup: {
@@ -2563,7 +2709,10 @@ export interface operations {
             /** @description The top-up. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2723,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBalance: {
@@ -2595,7 +2746,10 @@ export interface operations {
             /** @description The Main Balance. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2605,6 +2759,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBalanceTransactions: {
@@ -2622,7 +2778,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only entries of this type. */
                 type?: components["schemas"]["BalanceTransactionType"];
                 /** @description Only entries in this currency. */
@@ -2647,7 +2803,10 @@ export interface operations {
             /** @description A page of ledger entries. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,6 +2816,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     exportBalanceTransactions: {
@@ -2690,7 +2851,10 @@ export interface operations {
             /** @description The CSV file. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /**
                      * @description Suggests a file name for the download.
                      * @example attachment; filename="balance-transactions.csv"
@@ -2709,6 +2873,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listServices: {
@@ -2726,7 +2892,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only services in this state. */
                 status?: components["schemas"]["ServiceStatus"];
             };
@@ -2739,7 +2905,10 @@ export interface operations {
             /** @description A page of services. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,6 +2918,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createService: {
@@ -2788,7 +2959,11 @@ export interface operations {
             /** @description The service is registered. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,6 +2976,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getService: {
@@ -2825,7 +3002,10 @@ export interface operations {
             /** @description The service. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2836,6 +3016,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateService: {
@@ -2870,7 +3052,10 @@ export interface operations {
             /** @description The updated service. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2884,6 +3069,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteService: {
@@ -2908,7 +3095,10 @@ export interface operations {
             /** @description The deleted service. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,6 +3109,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -2936,7 +3128,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
             };
             header?: never;
             path?: never;
@@ -2947,7 +3139,10 @@ export interface operations {
             /** @description A page of webhook endpoints. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,6 +3152,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -2999,7 +3196,11 @@ export interface operations {
             /** @description The endpoint, with its signing secret. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3012,6 +3213,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -3036,7 +3239,10 @@ export interface operations {
             /** @description The webhook endpoint. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3253,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -3080,7 +3288,10 @@ export interface operations {
             /** @description The updated webhook endpoint. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,6 +3304,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -3117,7 +3330,10 @@ export interface operations {
             /** @description The endpoint is deleted. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3128,6 +3344,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -3159,7 +3377,11 @@ export interface operations {
             /** @description The endpoint with its new secret. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3393,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -3188,7 +3412,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only events of this kind. */
                 event?: components["schemas"]["EventName"];
                 /** @description Only events about this payment, payout or top-up. */
@@ -3213,7 +3437,10 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +3450,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -3247,7 +3476,10 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3490,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEventDeliveries: {
@@ -3275,7 +3509,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
             };
             header?: never;
             path: {
@@ -3289,7 +3523,10 @@ export interface operations {
             /** @description A page of deliveries. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3537,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resendEvent: {
@@ -3340,7 +3579,11 @@ export interface operations {
             /** @description The deliveries are queued. */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,6 +3597,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLogs: {
@@ -3371,9 +3616,9 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
                 /** @description Only calls with this HTTP method. */
-                method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+                method?: "GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS";
                 /** @description Only calls to this exact path (for example `/v1/payments`). */
                 path?: string;
                 /** @description Only calls answered with this HTTP status. */
@@ -3404,7 +3649,10 @@ export interface operations {
             /** @description A page of call records. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,6 +3662,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listApiKeys: {
@@ -3431,7 +3681,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit it for the first page. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["CursorParam"];
             };
             header?: never;
             path?: never;
@@ -3442,7 +3692,10 @@ export interface operations {
             /** @description A page of keys. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3705,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateApiKey: {
@@ -3489,7 +3744,11 @@ export interface operations {
             /** @description The new key, and when the old one stops working. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3502,6 +3761,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -3523,22 +3784,32 @@ export interface operations {
             /** @description The service is healthy. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description The database does not answer. */
-            503: {
+            /** @description `test` is not a boolean (`invalid_parameter`). */
+            400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            /** @description The database does not answer. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -3552,7 +3823,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["method"]> = ["GET", "POST", "PUT", "DELETE", "PATCH"];
+export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["method"]> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 export const pathsLogsGetParametersQueryStatus_classValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["status_class"]> = ["2xx", "3xx", "4xx", "5xx"];
 export const successStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SuccessStatus"]> = ["success"];
 export const modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Mode"]> = ["live", "test"];
@@ -3577,4 +3848,4 @@ export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable"];
-export const errorStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Error"]["status"]> = ["error"];
+export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];

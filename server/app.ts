@@ -4,13 +4,14 @@ import { checkoutRoutes } from './checkout/routes.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
-import { handleErrors, routeNotFound } from './http/error-handler.js';
+import { handleErrors } from './http/error-handler.js';
 import { idempotentPosts } from './http/idempotency.js';
-import { jsonBody } from './http/json-body.js';
+import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
 import { rateLimitPerKey } from './http/rate-limit.js';
 import { assignRequestId } from './http/request-id.js';
 import { observeRequests } from './http/request-metrics.js';
+import { headAgain, headAsGet, routeNotFound, strictApiRoutes } from './http/routing.js';
 import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
 import { healthCheck } from './routes/health.js';
@@ -31,7 +32,7 @@ export interface AppOptions {
 /**
  * Builds the HTTP application without listening, so tests and the entry point share it. A
  * request goes through, in order: request id (and, once answered, metrics and the call log) →
- * authentication → rate limit → JSON body → contract validation → idempotency → route →
+ * authentication → rate limit → strict routing (404, 405, OPTIONS) → JSON body → contract validation → idempotency → route →
  * (error handler).
  *
  * @example
@@ -60,8 +61,9 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
     '/v1',
     rateLimitPerKey({ limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs }),
   );
-  app.use('/v1', jsonBody(deps.config.bodyLimitBytes));
-  app.use(contractValidator({ validateResponses: deps.config.validateResponses }));
+  app.use(strictApiRoutes());
+  app.use('/v1', jsonBody(deps.config.bodyLimitBytes), refuseUnreadBodies, refuseLoneSurrogates);
+  app.use(headAsGet, contractValidator({ validateResponses: deps.config.validateResponses }), headAgain);
   app.use(idempotentPosts(deps));
 
   app.get('/v1/healthz', healthCheck(deps));
@@ -76,7 +78,7 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
     operationRoutes(deps),
   );
 
-  app.use(routeNotFound);
+  app.use(routeNotFound());
   app.use(handleErrors(deps, logger));
   return app;
 }

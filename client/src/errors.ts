@@ -1,7 +1,7 @@
 import type { components } from './contract.js';
 
 /** The error envelope of every non-2xx response, as the contract defines it. */
-export type ErrorEnvelope = components['schemas']['Error'];
+export type ErrorEnvelope = components['schemas']['ErrorResponse'];
 
 /** Why the client refused its options. */
 export type ConfigErrorCode = 'invalid_option' | 'live_key_in_sandbox' | 'live_key_in_browser';

@@ -11,7 +11,7 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
-    readonly details?: Array<{ param: string; message: string }>,
+    readonly details?: Array<{ param: string; code?: ErrorCode; message: string }>,
     options?: { cause?: unknown },
   ) {
     super(message, options);

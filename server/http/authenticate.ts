@@ -3,11 +3,24 @@ import { authenticate } from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 
+/**
+ * The key of `Authorization: Bearer <key>`. Another scheme (`Basic ...`) carries no API key at
+ * all, so it is a missing key, as the contract's error table says; a Bearer header whose key is
+ * malformed is a wrong key.
+ */
 function bearerKey(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  if (!/^Bearer(?:\s|$)/i.test(header)) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  // A malformed Authorization header is a wrong key, not a missing one.
-  return match ? match[1] : header === '' ? undefined : '!';
+  return match ? match[1] : '!';
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** API users are UUIDs, and a UUID's hex digits have no case (RFC 9562): compare them lowered. */
+function apiUserOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  return uuid.test(header) ? header.toLowerCase() : header;
 }
 
 /**
@@ -19,7 +32,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
     const caller = await authenticate(
       deps.store,
       bearerKey(req.get('authorization')),
-      req.get('x-api-user') || undefined,
+      apiUserOf(req.get('x-api-user')),
       deps.clock.now(),
     );
     req.context.caller = caller;

@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock.js';
 import { newId } from '../domain/ids.js';
 import type { CallLogRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import { apiPrefix } from './routing.js';
 
 export interface CallLog {
   middleware: RequestHandler;
@@ -53,7 +54,9 @@ export function createCallLog(options: {
 
   const middleware: RequestHandler = (req, res, next) => {
     res.on('finish', () => {
-      if (!req.originalUrl.startsWith('/v1/')) return;
+      // Every call to the API, by the route it matched or, when none did, by its prefix in any
+      // case: /V1/payments is in the log too, never beside it.
+      if (!req.context.route && !apiPrefix.test(req.originalUrl)) return;
       const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
       const caller = req.context.caller;
       buffer.push({

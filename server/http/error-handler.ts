@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
@@ -6,6 +6,7 @@ import { ApiError } from '../domain/errors.js';
 import { IdempotencyRace } from '../domain/transaction.js';
 import { childForRequest } from '../observability/logger.js';
 import { replayStored } from './idempotency.js';
+import { restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
@@ -105,6 +106,7 @@ export function errorBody(
 export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
   return async (err, req, res, _next) => {
     const requestId = req.context?.requestId ?? 'req_unknown';
+    restoreHead(req);
     if (err instanceof IdempotencyRace && req.context.caller) {
       try {
         if (await replayStored(deps, req.context.caller, req, res)) return;
@@ -132,8 +134,3 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     res.status(status).json(errorBody(requestId, code, message, apiError?.param, apiError?.details));
   };
 }
-
-/** Paths outside the API's routes. */
-export const routeNotFound: RequestHandler = () => {
-  throw new ApiError(404, 'route_not_found', 'No such path in this API.');
-};

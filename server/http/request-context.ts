@@ -7,6 +7,10 @@ export interface RequestContext {
   caller?: Caller;
   idempotency?: Pick<IdempotencyIntent<unknown>, 'key' | 'fingerprint'>;
   errorCode?: string;
+  /** The contract's path template the request matched (`/payments/{id}`). */
+  route?: string;
+  /** A HEAD request the contract validator is seeing as GET. */
+  headAsGet?: boolean;
 }
 
 declare module 'express-serve-static-core' {

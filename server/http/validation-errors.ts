@@ -23,11 +23,30 @@ interface Problem {
   message: string;
 }
 
+/** Header names as the contract spells them; Node hands them over lowercased. */
+function headerName(lowered: string): string {
+  return lowered
+    .split('-')
+    .map((part) => (part === 'api' ? 'API' : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('-');
+}
+
 /** `/body/items/2/amount` → location `body`, param `items[2].amount`. */
 function problemOf(error: { path: string; message: string; errorCode?: string }): Problem {
   const segments = error.path.replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const location = segments.shift() ?? '';
   let param = '';
+  if (location === 'headers') {
+    // `idempotency-key` → `Idempotency-Key`: the name an integrator finds in the contract.
+    param = headerName(segments.join('.'));
+    const message = error.message.replace(/^headers\/\S+ /, '');
+    return {
+      location,
+      param,
+      keyword: (error.errorCode ?? '').replace(/\.openapi\.validation$/, ''),
+      message,
+    };
+  }
   for (const segment of segments)
     param += /^\d+$/.test(segment) ? `[${segment}]` : param ? `.${segment}` : segment;
   const keyword = (error.errorCode ?? '').replace(/\.openapi\.validation$/, '');
@@ -51,8 +70,34 @@ const precedence = [
   'invalid_msisdn',
   'too_many_items',
   'invalid_field',
+  // The recipient rule was the domain's, checked once the fields themselves were valid.
+  'invalid_recipient',
   'invalid_parameter',
 ] as const;
+
+const recipientFields = ['recipient_msisdn', 'recipient_wallet_id'];
+const childOf = (parent: string, name: string) => (parent ? `${parent}.${name}` : name);
+
+/**
+ * The contract states "exactly one recipient" as a `oneOf` of two `required` rules; Ajv reports
+ * it as one `oneOf` failure plus each branch's missing field. Together they are one problem,
+ * `invalid_recipient`, named as the seed named it (on `recipient_msisdn`).
+ */
+function mergeRecipientRule(problems: Problem[]): Problem[] {
+  const oneOfAt = new Set(problems.filter((p) => p.keyword === 'oneOf').map((p) => p.param));
+  if (oneOfAt.size === 0) return problems;
+  return problems
+    .filter(
+      (p) =>
+        !(
+          p.keyword === 'required' &&
+          [...oneOfAt].some((at) => recipientFields.some((f) => p.param === childOf(at, f)))
+        ),
+    )
+    .map((p) =>
+      p.keyword === 'oneOf' ? { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') } : p,
+    );
+}
 
 function classify(p: Problem): { code: (typeof precedence)[number]; message: string } {
   if (p.location !== 'body') {
@@ -62,6 +107,12 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
     return {
       code: 'invalid_parameter',
       message: p.param ? `The parameter ${p.param} ${p.message}.` : `The request ${p.message}.`,
+    };
+  }
+  if (p.keyword === 'recipient') {
+    return {
+      code: 'invalid_recipient',
+      message: 'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
     };
   }
   if (p.keyword === 'required') {
@@ -100,13 +151,14 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
 
 /** A validator rejection of a request, as one ApiError with every problem in `details`. */
 export function requestValidationError(err: ValidatorError): ApiError {
-  const problems = (err.errors ?? []).map(problemOf);
+  const problems = mergeRecipientRule((err.errors ?? []).map(problemOf));
   const classified = problems.map((p) => ({ problem: p, ...classify(p) }));
   classified.sort((a, b) => precedence.indexOf(a.code) - precedence.indexOf(b.code));
   const first = classified[0];
   if (!first) return new ApiError(400, 'invalid_field', err.message);
   const details = classified.map((c) => ({
     param: c.problem.param || c.problem.location,
+    code: c.code,
     message: c.message,
   }));
   return new ApiError(

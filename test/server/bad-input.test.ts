@@ -16,7 +16,7 @@ import {
 import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 
 const successNumber = '237670000000';
-const errorSchema = spec.components.schemas.Error;
+const errorSchema = spec.components.schemas.ErrorResponse;
 /** Stack frames, file positions and SQL: none of it may reach an integrator. */
 const internals =
   /\n\s+at\s|\bat \S+ \(|\.(?:ts|js|cjs|mjs):\d+|node_modules|SQLITE|\bSELECT\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|\bDELETE FROM\b|"stack"/i;

@@ -11,7 +11,7 @@ import { type ApiResponse, type Credentials, startTestServer, type TestServer } 
 import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 
 const successNumber = '237670000000';
-const errorSchema = spec.components.schemas.Error;
+const errorSchema = spec.components.schemas.ErrorResponse;
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBase62 = (length: number) =>

@@ -90,7 +90,7 @@ const mistakes: Record<string, { mistake: string; make: (doc: Document) => void 
       replace(
         doc,
         [...responses, 'NotFound', 'content', 'application/json', 'schema'],
-        { $ref: '#/components/schemas/Error' },
+        { $ref: '#/components/schemas/ErrorResponse' },
         { type: 'object' },
       ),
   },

@@ -192,6 +192,18 @@ describe('spec:diff', () => {
     });
   });
 
+  describe('when components are only renamed', () => {
+    it('compares by resolved shape: reports no change and exits 0', async () => {
+      expect(changesOf('components-renamed')).toEqual([]);
+      const { exitCode, output } = await runSpecDiff(
+        ['--base', 'base.yaml', '--head', 'components-renamed.yaml'],
+        fixtures,
+      );
+      expect(exitCode).toBe(0);
+      expect(output).toContain('No contract changes');
+    });
+  });
+
   describe('on the real contract', () => {
     it('finds nothing between openapi.yaml and itself', () => {
       expect(diffSpecs(spec, structuredClone(spec))).toEqual([]);

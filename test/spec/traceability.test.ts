@@ -144,7 +144,7 @@ describe('seed sections 4 and 7: envelopes', () => {
   });
 
   it('error envelope: status "error", error.code and error.message, on every 4xx', () => {
-    const error = spec.components.schemas.Error;
+    const error = spec.components.schemas.ErrorResponse;
     expect(error.required).toEqual(['status', 'error']);
     expect(error.properties.status.enum).toEqual(['error']);
     expect(error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message']));
@@ -152,7 +152,7 @@ describe('seed sections 4 and 7: envelopes', () => {
       for (const [code, raw] of Object.entries<Json>(op.operation.responses)) {
         if (!/^[45]/.test(code)) continue;
         expect(resolve(raw).content['application/json'].schema.$ref, `${op.operationId} ${code}`).toBe(
-          '#/components/schemas/Error',
+          '#/components/schemas/ErrorResponse',
         );
       }
     }

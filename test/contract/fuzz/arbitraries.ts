@@ -4,7 +4,7 @@
  * - `valid(schema)` generates values the schema accepts: type, enum, pattern (`fc.stringMatching`),
  *   minimum/maximum, minLength/maxLength, required/optional properties, `additionalProperties:
  *   false`, `minProperties`, `nullable`, arrays with minItems/maxItems/uniqueItems, `$ref`,
- *   `allOf`, and the formats `date-time` and `uri`.
+ *   `allOf`, `oneOf` of `required` rules, and the formats `date-time` and `uri`.
  * - `violation(schema)` generates values the schema refuses, each labelled with the rule it
  *   breaks: wrong type, value outside the enum, pattern or length or bounds broken, a missing
  *   required property, an unknown property, too few or too many items, a broken item.
@@ -152,7 +152,29 @@ export function valid(schema: Json, options: ArbitraryOptions): fc.Arbitrary<unk
     : base;
 }
 
+/**
+ * A `oneOf` of `required` rules ("exactly one recipient"): one branch is picked, its fields
+ * become required, and fields only the other branches require are left out, so exactly one
+ * branch matches.
+ */
+function validOneOf(node: Json, options: ArbitraryOptions): fc.Arbitrary<unknown> {
+  const branches = (node.oneOf as Json[]).map(flatten);
+  return fc.integer({ min: 0, max: branches.length - 1 }).chain((chosen) => {
+    const branch = branches[chosen] as Json;
+    const { oneOf: _oneOf, ...own } = node;
+    const required = [...(own.required ?? []), ...(branch.required ?? [])] as string[];
+    const properties: Record<string, Json> = { ...(own.properties ?? {}), ...(branch.properties ?? {}) };
+    for (const [index, other] of branches.entries()) {
+      if (index === chosen) continue;
+      for (const name of (other.required ?? []) as string[])
+        if (!required.includes(name)) delete properties[name];
+    }
+    return validNonNull({ ...own, properties, required }, options);
+  });
+}
+
 function validNonNull(node: Json, options: ArbitraryOptions): fc.Arbitrary<unknown> {
+  if (Array.isArray(node.oneOf)) return validOneOf(node, options);
   if (Array.isArray(node.enum)) {
     const values = (node.enum as unknown[]).filter((v) => v !== null);
     return fc.constantFrom(...values);

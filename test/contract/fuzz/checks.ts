@@ -20,7 +20,7 @@ export interface Problem {
 
 const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
 const requestIdPattern = new RegExp(resolve(spec.components.schemas.RequestId).pattern);
-const errorSchema = spec.components.schemas.Error;
+const errorSchema = spec.components.schemas.ErrorResponse;
 
 export function documentedResponse(op: Operation, status: number): Json | undefined {
   const responses = op.operation.responses ?? {};
