@@ -38,7 +38,8 @@ const clients = 20;
 const refuseWebhooksAfter = 150;
 const killAfterAnswers = 300;
 const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
-const serverEnv = { WEBHOOK_RETRY_MAX_MS: '500' };
+// The receiver is on 127.0.0.1: sandbox endpoints may be local only with the opt-in.
+const serverEnv = { WEBHOOK_RETRY_MAX_MS: '500', WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
 
 interface Sent {
   request: LogicalRequest;
