@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { DueCandidate } from '../storage/repositories/events.js';
+import type { DueEndpoint } from '../storage/repositories/events.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { deliverWebhook, type WebhookDeliveryResult } from '../webhooks/deliver.js';
@@ -16,8 +16,6 @@ const maxResponseBytes = 64 * 1024;
 const leaseMarginMs = 3000;
 /** The longest pause of an endpoint whose circuit is open. */
 const maxPauseMs = 60 * 60 * 1000;
-/** Passes of selection in one claim: each one leaves out what the previous one filled up. */
-const maxSelectionRounds = 16;
 
 interface Claimed {
   delivery: DeliveryRow;
@@ -114,88 +112,92 @@ export function startWebhookWorker(
   const room = (s: Slots, mode: Mode) => Math.min(totalCap - s.total, modeCap[mode] - s.byMode[mode]);
   const capOf = (s: Slots, endpointId: string) => s.endpointCap.get(endpointId) ?? endpointCap;
 
-  /** Chooses and leases, in one transaction, the deliveries that can start now. */
+  /**
+   * Chooses and leases, in one transaction, the deliveries that can start now: endpoints with
+   * something due are taken in turn per account (accounts in the order of their oldest due
+   * delivery, round-robin), each giving its oldest due delivery, until slots run out. Only
+   * endpoints and accounts with a free slot are looked at, so a backlog behind a busy endpoint
+   * costs nothing to skip.
+   */
   const claim = (): Promise<Claimed[]> =>
     store.transact((tx) => {
       const now = clock.now();
       const s = slots.clone();
       const picked: Claimed[] = [];
       for (const mode of ['live', 'test'] as const) {
-        for (let round = 0; round < maxSelectionRounds && room(s, mode) > 0; round++) {
-          const candidates = tx.events.dueCandidates({
-            now,
-            mode,
-            busyEndpoints: [...s.byEndpoint].filter(([id, n]) => n >= capOf(s, id)).map(([id]) => id),
-            busyAccounts: [...s.byAccount]
-              .filter(([key, n]) => key.endsWith(`:${mode}`) && n >= accountCap)
-              .map(([key]) => key.slice(0, -mode.length - 1)),
-            busyDeliveries: [...s.deliveries],
-            limit: room(s, mode) * 4 + 16,
-          });
-          if (candidates.length === 0) break;
-          const before = picked.length;
-          const skipped = pickFairly(candidates, s, mode, now, picked, tx);
-          if (picked.length === before && !skipped) break;
-        }
+        if (room(s, mode) <= 0) continue;
+        const due = tx.events.dueEndpoints({
+          now,
+          mode,
+          busyEndpoints: [...s.byEndpoint].filter(([id, n]) => n >= capOf(s, id)).map(([id]) => id),
+          busyAccounts: [...s.byAccount]
+            .filter(([key, n]) => key.endsWith(`:${mode}`) && n >= accountCap)
+            .map(([key]) => key.slice(0, -mode.length - 1)),
+        });
+        pickFairly(due, s, mode, now, picked, tx);
       }
       return picked;
     });
 
-  /** Round-robin across accounts (in the order of their oldest due delivery). */
-  const pickFairly = (
-    candidates: DueCandidate[],
-    s: Slots,
-    mode: Mode,
-    now: number,
-    picked: Claimed[],
-    tx: Tx,
-  ): boolean => {
-    const queues = new Map<string, DueCandidate[]>();
-    for (const candidate of candidates) {
-      const queue = queues.get(candidate.account_id);
-      if (queue) queue.push(candidate);
-      else queues.set(candidate.account_id, [candidate]);
+  const pickFairly = (due: DueEndpoint[], s: Slots, mode: Mode, now: number, picked: Claimed[], tx: Tx) => {
+    const accounts = new Map<string, { endpoints: DueEndpoint[]; turn: number }>();
+    for (const endpoint of due) {
+      if (endpoint.consecutive_failures >= config.webhookCircuitFailures)
+        s.endpointCap.set(endpoint.endpoint_id, 1);
+      const entry = accounts.get(endpoint.account_id);
+      if (entry) entry.endpoints.push(endpoint);
+      else accounts.set(endpoint.account_id, { endpoints: [endpoint], turn: 0 });
     }
-    let skipped = false;
-    let progressed = true;
-    while (progressed && room(s, mode) > 0) {
-      progressed = false;
-      for (const [accountId, queue] of queues) {
+    const buffers = new Map<string, string[]>();
+    const nextOf = (endpointId: string): string | undefined => {
+      let buffer = buffers.get(endpointId);
+      if (!buffer) {
+        const free = capOf(s, endpointId) - (s.byEndpoint.get(endpointId) ?? 0);
+        buffer = tx.events.dueDeliveriesOf({
+          endpointId,
+          now,
+          limit: free,
+          busyDeliveries: [...s.deliveries],
+        });
+        buffers.set(endpointId, buffer);
+      }
+      return buffer.shift();
+    };
+    while (accounts.size > 0 && room(s, mode) > 0) {
+      for (const [accountId, entry] of accounts) {
         if (room(s, mode) <= 0) break;
         const accountKey = `${accountId}:${mode}`;
-        if ((s.byAccount.get(accountKey) ?? 0) >= accountCap) {
-          queues.delete(accountId);
-          skipped = true;
-          continue;
-        }
-        while (queue.length > 0) {
-          const candidate = queue.shift() as DueCandidate;
-          if (candidate.consecutive_failures >= config.webhookCircuitFailures) {
-            s.endpointCap.set(candidate.endpoint_id, 1);
-          }
-          if ((s.byEndpoint.get(candidate.endpoint_id) ?? 0) >= capOf(s, candidate.endpoint_id)) {
-            skipped = true;
+        let started = false;
+        // This account's next endpoint in turn that has a free slot and something due.
+        while (!started && entry.endpoints.length > 0 && (s.byAccount.get(accountKey) ?? 0) < accountCap) {
+          const index = entry.turn % entry.endpoints.length;
+          const endpoint = entry.endpoints[index] as DueEndpoint;
+          const id =
+            (s.byEndpoint.get(endpoint.endpoint_id) ?? 0) < capOf(s, endpoint.endpoint_id)
+              ? nextOf(endpoint.endpoint_id)
+              : undefined;
+          if (id === undefined) {
+            entry.endpoints.splice(index, 1);
             continue;
           }
+          entry.turn = index + 1;
           const lease = now + leaseMs;
-          if (!tx.events.lockDelivery(candidate.id, now, lease)) continue;
-          s.add(candidate.id, mode, accountKey, candidate.endpoint_id, 1);
-          const delivery = tx.events.delivery(candidate.id) as DeliveryRow;
+          if (!tx.events.lockDelivery(id, now, lease)) continue;
+          s.add(id, mode, accountKey, endpoint.endpoint_id, 1);
+          const delivery = tx.events.delivery(id) as DeliveryRow;
           picked.push({
             delivery,
             event: tx.events.eventById(delivery.event_id),
-            endpoint: tx.events.endpointById(candidate.endpoint_id),
+            endpoint: tx.events.endpointById(endpoint.endpoint_id),
             lease,
             accountKey,
             mode,
           });
-          progressed = true;
-          break;
+          started = true;
         }
-        if (queue.length === 0) queues.delete(accountId);
+        if (!started) accounts.delete(accountId);
       }
     }
-    return skipped;
   };
 
   const send = async (claimed: Claimed): Promise<WebhookDeliveryResult & { gone: boolean }> => {
@@ -294,19 +296,27 @@ export function startWebhookWorker(
     const { delivery, mode, accountKey } = claimed;
     let task: Promise<void> | undefined;
     task = (async () => {
+      let recorded: Promise<void> | undefined;
       try {
-        await record(claimed, await send(claimed));
+        recorded = record(claimed, await send(claimed));
       } catch (err) {
         // The lease stays: the delivery is tried again once it expires.
         failures.failed(err);
+      }
+      // The slot is free as soon as the outcome is on its way to the database: the next claim
+      // then commits together with this record (and sees it, running after it).
+      slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
+      if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
+      if (!stopped) fill().catch((err) => failures.failed(err));
+      try {
+        await recorded;
+      } catch (err) {
+        failures.failed(err);
       } finally {
-        slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
-        if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
         if (task) running.delete(task);
         const woken = waiters;
         waiters = [];
         for (const wake of woken) wake();
-        if (!stopped) fill().catch((err) => failures.failed(err));
       }
     })();
     running.add(task);

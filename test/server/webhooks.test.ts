@@ -194,15 +194,11 @@ describe('delivery survives restarts and crashes', () => {
       // A worker claims one delivery and dies before sending (the lease is all that is left).
       await local.service.deps.store.transact((tx) => {
         const now = local.clock.now();
-        const [due] = tx.events.dueCandidates({
-          now,
-          mode: 'test',
-          busyEndpoints: [],
-          busyAccounts: [],
-          busyDeliveries: [],
-          limit: 1,
-        });
-        expect(due && tx.events.lockDelivery(due.id, now, now + 3000)).toBe(true);
+        const [endpoint] = tx.events.dueEndpoints({ now, mode: 'test', busyEndpoints: [], busyAccounts: [] });
+        const [due] = endpoint
+          ? tx.events.dueDeliveriesOf({ endpointId: endpoint.endpoint_id, now, limit: 1, busyDeliveries: [] })
+          : [];
+        expect(due && tx.events.lockDelivery(due, now, now + 3000)).toBe(true);
       });
       await local.service.close();
 

@@ -2,12 +2,10 @@ import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
 
-/** A due delivery, with what fair selection needs to know of its endpoint. */
-export interface DueCandidate {
-  id: string;
+/** An endpoint with a due delivery, and what fair selection needs to know of it. */
+export interface DueEndpoint {
   endpoint_id: string;
   account_id: string;
-  mode: Mode;
   consecutive_failures: number;
 }
 
@@ -53,18 +51,28 @@ export function eventsRepository(db: Db, page: Pager) {
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted'
       WHERE endpoint_id = ? AND status = 'pending'`,
   );
-  // Due, unlocked deliveries of one mode whose endpoint is not paused, oldest first, leaving out
-  // the endpoints and accounts that have no free slot (JSON arrays of ids and `account:mode`).
-  const dueCandidates = db.prepare(
-    `SELECT d.id, d.endpoint_id, e.account_id, e.mode, e.consecutive_failures
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= @now
-        AND (d.locked_until IS NULL OR d.locked_until <= @now)
-        AND e.mode = @mode AND (e.paused_until IS NULL OR e.paused_until <= @now)
-        AND d.endpoint_id NOT IN (SELECT value FROM json_each(@busy_endpoints))
-        AND e.account_id NOT IN (SELECT value FROM json_each(@busy_accounts))
-        AND d.id NOT IN (SELECT value FROM json_each(@busy_deliveries))
-      ORDER BY d.next_attempt_at, d.seq LIMIT @limit`,
+  // Endpoints of one mode, not paused, with a due and unlocked delivery, oldest first, leaving
+  // out those (and the accounts) that have no free slot: JSON arrays of ids. Each endpoint's
+  // oldest due delivery is found through the pending-by-endpoint index.
+  const dueEndpoints = db.prepare(
+    `SELECT endpoint_id, account_id, consecutive_failures FROM (
+       SELECT e.id AS endpoint_id, e.account_id, e.consecutive_failures,
+              (SELECT d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+                  AND (d.locked_until IS NULL OR d.locked_until <= @now)
+                ORDER BY d.next_attempt_at LIMIT 1) AS oldest
+         FROM webhook_endpoints e
+        WHERE e.mode = @mode AND (e.paused_until IS NULL OR e.paused_until <= @now)
+          AND e.id NOT IN (SELECT value FROM json_each(@busy_endpoints))
+          AND e.account_id NOT IN (SELECT value FROM json_each(@busy_accounts)))
+      WHERE oldest IS NOT NULL ORDER BY oldest`,
+  );
+  const dueDeliveriesOf = db.prepare(
+    `SELECT id FROM webhook_deliveries
+      WHERE endpoint_id = @endpoint_id AND status = 'pending' AND next_attempt_at <= @now
+        AND (locked_until IS NULL OR locked_until <= @now)
+        AND id NOT IN (SELECT value FROM json_each(@busy_deliveries))
+      ORDER BY next_attempt_at, seq LIMIT @limit`,
   );
   const lockDelivery = db.prepare(
     `UPDATE webhook_deliveries SET locked_until = @lock_until
@@ -133,27 +141,39 @@ export function eventsRepository(db: Db, page: Pager) {
     cancelDeliveries(endpointId: string): void {
       cancelDeliveries.run(endpointId);
     },
-    /**
-     * Due deliveries that could start now, oldest first: unlocked, their endpoint not paused,
-     * and neither their endpoint nor their account among the `busy` ones. Nothing is locked.
-     */
-    dueCandidates(query: {
+    /** Endpoints with a due delivery that could start now, oldest due first. Nothing is locked. */
+    dueEndpoints(query: {
       now: number;
       mode: Mode;
       busyEndpoints: string[];
       busyAccounts: string[];
-      /** In flight in this process: never claimed twice, whatever the clock says of leases. */
-      busyDeliveries: string[];
-      limit: number;
-    }): DueCandidate[] {
-      return dueCandidates.all({
+    }): DueEndpoint[] {
+      return dueEndpoints.all({
         now: query.now,
         mode: query.mode,
         busy_endpoints: JSON.stringify(query.busyEndpoints),
         busy_accounts: JSON.stringify(query.busyAccounts),
-        busy_deliveries: JSON.stringify(query.busyDeliveries),
-        limit: query.limit,
-      }) as DueCandidate[];
+      }) as DueEndpoint[];
+    },
+    /**
+     * The ids of an endpoint's oldest due, unlocked deliveries, at most `limit`, leaving out
+     * `busyDeliveries` (in flight in this process, whatever the clock says of their lease).
+     */
+    dueDeliveriesOf(query: {
+      endpointId: string;
+      now: number;
+      limit: number;
+      busyDeliveries: string[];
+    }): string[] {
+      if (query.limit <= 0) return [];
+      return (
+        dueDeliveriesOf.all({
+          endpoint_id: query.endpointId,
+          now: query.now,
+          limit: query.limit,
+          busy_deliveries: JSON.stringify(query.busyDeliveries),
+        }) as { id: string }[]
+      ).map((row) => row.id);
     },
     /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
     lockDelivery(id: string, now: number, lockUntil: number): boolean {
