@@ -6,7 +6,12 @@
  * Only 127.0.0.1 is ever connected to. Other addresses appear only as URLs or resolver answers
  * that the policy refuses, or as a resolver answer at registration (which connects to nothing).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext, createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/observability/logger.js';
@@ -262,6 +267,54 @@ describe('no DNS rebinding', () => {
     expect(r.hits.map((h) => h.eventId).sort()).toEqual([...events].sort());
     for (const hit of r.hits) expect(hit.headers.host).toBe(`receiver.rebind.test:${r.port}`);
     expect(resolver.calls).toEqual(['receiver.rebind.test', 'receiver.rebind.test', 'receiver.rebind.test']);
+  });
+
+  it('over https, names the URL host in SNI while connecting to the checked address, and verifies the certificate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=receiver.rebind.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const context = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    const serverNames: string[] = [];
+    const tlsServer = createTlsServer({
+      ...context,
+      SNICallback: (name, done) => {
+        serverNames.push(name);
+        done(null, createSecureContext(context));
+      },
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => tlsServer.close(() => resolve())));
+    const { port } = tlsServer.address() as { port: number };
+
+    const resolver = tableResolver({ 'receiver.rebind.test': ['127.0.0.1'] });
+    const s = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' }, resolver);
+    const created = await s.request('POST', '/webhook-endpoints', {
+      body: { url: `https://receiver.rebind.test:${port}/hooks` },
+    });
+    const id = created.body.data.id as string;
+    await queueEvents(s, id, 1);
+    await s.deliverWebhooks();
+    expect(serverNames).toEqual(['receiver.rebind.test']);
+    // A self-signed certificate is not trusted: the attempt fails like any other without an answer.
+    expect(outboxOf(s, id)[0]).toMatchObject({ attempts: 1, last_error: noAnswerError });
   });
 
   it('a name whose answer changes between attempts is checked again each time', async () => {
