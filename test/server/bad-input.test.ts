@@ -310,6 +310,7 @@ const validBodies: Record<string, () => Json> = {
     status: 'disabled',
   }),
   resendEvent: () => ({ endpoint_id: ids.we }),
+  rotateWebhookEndpointSecret: () => ({ overlap_seconds: 60 }),
   rotateApiKey: () => ({ grace_period_seconds: 0 }),
 };
 
