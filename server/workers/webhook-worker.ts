@@ -281,6 +281,9 @@ export function startWebhookWorker(
         }
         return;
       }
+      // A paused endpoint's backlog is not attempted, so it would outlive the retry period:
+      // what is past it is given up with each failure.
+      tx.events.expireDeliveries(endpoint.id, attemptedAt - config.webhookMaxAgeMs, attemptedAt);
       const failures = current.consecutive_failures + 1;
       const over = failures - config.webhookCircuitFailures;
       const pausedUntil =

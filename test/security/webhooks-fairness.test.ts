@@ -266,6 +266,31 @@ describe('circuit breaker', () => {
     expect((await s.request('GET', `/webhook-endpoints/${bad}`)).body.data.paused_until).not.toBeNull();
     expect((await s.request('GET', `/webhook-endpoints/${good}`)).body.data.paused_until).toBeNull();
   });
+
+  it('keeps the retry period: a backlog the pause kept from being attempted is given up once it is over', async () => {
+    const s = await server({
+      WEBHOOK_CIRCUIT_FAILURES: '2',
+      WEBHOOK_CIRCUIT_COOLDOWN_MS: '60000',
+      WEBHOOK_RETRY_BASE_MS: '600000',
+      WEBHOOK_MAX_AGE_MS: '3600000',
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1',
+    });
+    const failing = await receiver(500);
+    const id = await endpoint(s, failing.url);
+    await queueEvents(s, id, 6);
+    await s.deliverWebhooks();
+    expect(failing.hits).toHaveLength(2);
+    // Past the retry period the next probe fails too: nothing is left pending, nothing more is sent.
+    s.clock.advance(3_600_001);
+    await s.deliverWebhooks();
+    expect(failing.hits).toHaveLength(3);
+    const rows = outboxOf(s, id);
+    expect(rows.every((d) => d.status === 'failed' && d.next_attempt_at === null)).toBe(true);
+    failing.release(200);
+    s.clock.advance(7_200_000);
+    await s.deliverWebhooks();
+    expect(failing.hits).toHaveLength(3);
+  });
 });
 
 describe('endpoint cap', () => {

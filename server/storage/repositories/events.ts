@@ -74,6 +74,11 @@ export function eventsRepository(db: Db, page: Pager) {
         AND id NOT IN (SELECT value FROM json_each(@busy_deliveries))
       ORDER BY next_attempt_at, seq LIMIT @limit`,
   );
+  const expireDeliveries = db.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
+       last_error = 'Given up: the endpoint kept failing for the whole retry period.'
+      WHERE endpoint_id = ? AND status = 'pending' AND created_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,
+  );
   const lockDelivery = db.prepare(
     `UPDATE webhook_deliveries SET locked_until = @lock_until
       WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
@@ -174,6 +179,13 @@ export function eventsRepository(db: Db, page: Pager) {
           busy_deliveries: JSON.stringify(query.busyDeliveries),
         }) as { id: string }[]
       ).map((row) => row.id);
+    },
+    /**
+     * Gives up an endpoint's pending deliveries created at or before `createdBefore` that are
+     * not in flight: those a paused endpoint kept from being attempted past the retry period.
+     */
+    expireDeliveries(endpointId: string, createdBefore: number, now: number): number {
+      return expireDeliveries.run(endpointId, createdBefore, now).changes;
     },
     /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
     lockDelivery(id: string, now: number, lockUntil: number): boolean {
