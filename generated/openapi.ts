@@ -517,8 +517,10 @@ export interface paths {
          * Register a webhook endpoint
          * @description Registers a URL that receives the events of this account and mode (all of them, or
          *     the ones listed in `events`). The response holds the endpoint's signing `secret`:
-         *     it is shown only here and when rotated, so store it. URLs must be `http` or
-         *     `https`; in live mode they must also be public (no loopback or private addresses).
+         *     it is shown only here and when rotated, so store it. URLs must be public `http` or
+         *     `https` URLs (no loopback, private, link-local or metadata addresses), and `https` in
+         *     live mode. An account may have a limited number of endpoints per mode (16 by default;
+         *     `409 too_many_webhook_endpoints` past it).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -589,7 +591,10 @@ export interface paths {
         /**
          * Rotate a webhook endpoint's secret
          * @description Gives the endpoint a new signing secret, shown only in this response. Deliveries are
-         *     signed with the new secret from now on.
+         *     signed with the new secret from now on. With `overlap_seconds`, the previous secret
+         *     also keeps signing them for that long (two `v1` signatures in `X-Webhook-Signature`),
+         *     so receivers can switch to the new secret without rejecting a delivery; without it,
+         *     the previous secret stops at once.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1328,6 +1333,15 @@ export interface components {
              */
             status?: "enabled" | "disabled";
         };
+        /** @description How a secret rotation treats the previous secret. */
+        WebhookSecretRotation: {
+            /**
+             * @description How long, in seconds (at most 7 days), the previous secret keeps signing
+             *     deliveries beside the new one. 0 or omitted: it stops at once.
+             * @example 86400
+             */
+            overlap_seconds?: number;
+        };
         /** @description A URL that receives events. */
         WebhookEndpoint: {
             id: components["schemas"]["WebhookEndpointId"];
@@ -1346,6 +1360,17 @@ export interface components {
              */
             status: "enabled" | "disabled";
             mode: components["schemas"]["Mode"];
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs deliveries, or `null`.
+             */
+            previous_secret_expires_at?: string | null;
+            /**
+             * Format: date-time
+             * @description While deliveries are paused after repeated failures (circuit breaker), when the
+             *     next probe is allowed; `null` when deliveries flow normally.
+             */
+            paused_until?: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1439,9 +1464,12 @@ export interface components {
             last_attempt_at: string | null;
             /** @description The HTTP status the endpoint answered last, or `null`. */
             last_response_status: number | null;
-            /** @description Why the last attempt failed without a status (timeout, refused connection), or `null`. */
+            /**
+             * @description Why the last attempt failed, or `null`. Every attempt that got no HTTP answer
+             *     (refused, reset, timed out, not HTTP) reads the same.
+             */
             last_error: string | null;
-            /** @description How long the last attempt took, or `null`. */
+            /** @description How long the last attempt took, or `null` (none yet, or no HTTP answer came). */
             last_duration_ms: number | null;
             created_at: components["schemas"]["Timestamp"];
         };
@@ -1558,7 +1586,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1721,6 +1749,19 @@ export interface components {
         };
         /** @description The payment cannot be refunded, or the idempotency key conflicts. */
         RefundConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The account has as many webhook endpoints as allowed in this mode, or the idempotency key conflicts. */
+        WebhookEndpointConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2028,6 +2069,7 @@ export type EventName = components['schemas']['EventName'];
 export type WebhookUrl = components['schemas']['WebhookUrl'];
 export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
 export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
+export type WebhookSecretRotation = components['schemas']['WebhookSecretRotation'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type WebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];
@@ -2061,6 +2103,7 @@ export type ResponseInsufficientBalance = components['responses']['InsufficientB
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseIdempotencyConflict = components['responses']['IdempotencyConflict'];
 export type ResponseRefundConflict = components['responses']['RefundConflict'];
+export type ResponseWebhookEndpointConflict = components['responses']['WebhookEndpointConflict'];
 export type ResponseServiceDeleted = components['responses']['ServiceDeleted'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
@@ -3209,7 +3252,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
+            409: components["responses"]["WebhookEndpointConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3372,7 +3415,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
         responses: {
             /** @description The endpoint with its new secret. */
             200: {
@@ -3392,6 +3444,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3847,5 +3901,5 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];

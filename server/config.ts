@@ -28,8 +28,21 @@ export interface Config {
   webhookRetryBaseMs: number;
   webhookRetryMaxMs: number;
   webhookMaxAgeMs: number;
-  /** Sandbox endpoints may point at loopback and private addresses (local receivers). */
+  /**
+   * Sandbox endpoints may point at loopback and private addresses (local receivers). Off by
+   * default in every NODE_ENV: an operator (or a test) opts in. Live endpoints never may.
+   */
   webhookAllowPrivateUrlsInTest: boolean;
+  /** Deliveries in flight at once, in all; per account and mode; per endpoint. */
+  webhookConcurrency: number;
+  webhookConcurrencyPerAccount: number;
+  webhookConcurrencyPerEndpoint: number;
+  /** Endpoints an account may have per mode. */
+  webhookMaxEndpointsPerAccount: number;
+  /** Consecutive failed attempts after which an endpoint's deliveries pause (circuit breaker). */
+  webhookCircuitFailures: number;
+  /** First pause of an endpoint whose circuit opened; doubles while it keeps failing (max 1 h). */
+  webhookCircuitCooldownMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -119,7 +132,13 @@ export function loadConfig(env: Env): Config {
     webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 86_400_000),
     webhookRetryMaxMs: int('WEBHOOK_RETRY_MAX_MS', 6 * 3_600_000, 1, 86_400_000),
     webhookMaxAgeMs: int('WEBHOOK_MAX_AGE_MS', 3 * 86_400_000, 1, 30 * 86_400_000),
-    webhookAllowPrivateUrlsInTest: bool('WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST', nodeEnv !== 'production'),
+    webhookAllowPrivateUrlsInTest: bool('WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST', false),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 64, 2, 10_000),
+    webhookConcurrencyPerAccount: int('WEBHOOK_CONCURRENCY_PER_ACCOUNT', 16, 1, 10_000),
+    webhookConcurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 10_000),
+    webhookMaxEndpointsPerAccount: int('WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 16, 1, 1000),
+    webhookCircuitFailures: int('WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
+    webhookCircuitCooldownMs: int('WEBHOOK_CIRCUIT_COOLDOWN_MS', 30_000, 1, 3_600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

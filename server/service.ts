@@ -15,6 +15,7 @@ import { unconnectedOperator } from './operators/unconnected-operator.js';
 import { openDatabase } from './storage/database.js';
 import type { Mode } from './storage/rows.js';
 import { Store } from './storage/store.js';
+import type { ResolveHost } from './webhooks/url-policy.js';
 import type { Worker } from './workers/polling-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
@@ -38,6 +39,8 @@ export interface ServiceOptions {
   operators?: Partial<Record<Mode, MobileMoneyOperator>>;
   /** Background workers poll on their own; tests turn this off and call `runOnce()`. */
   autostartWorkers?: boolean;
+  /** How webhook hosts are resolved (tests: a fake resolver; default: the system's). */
+  resolveHost?: ResolveHost;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clock,
     config,
     logger,
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     operators: {
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
       live: options.operators?.live ?? unconnectedOperator,
@@ -67,7 +71,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
   const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware });
   const settlement = startSettlementWorker(deps, logger, { autostart });
-  const webhooks = startWebhookWorker(deps, logger, metrics, { autostart });
+  const webhooks = startWebhookWorker(deps, logger, metrics, {
+    autostart,
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+  });
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (err?: Error) =>

@@ -3,6 +3,7 @@ import type { Logger } from '../observability/logger.js';
 import type { MobileMoneyOperator } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import type { ResolveHost } from '../webhooks/url-policy.js';
 import type { Clock } from './clock.js';
 
 /** What every domain function may use: storage, time, the operators and the settings. */
@@ -13,6 +14,8 @@ export interface Deps {
   operators: Record<Mode, MobileMoneyOperator>;
   config: Config;
   logger: Logger;
+  /** How webhook hosts are resolved; tests inject one (default: the system resolver). */
+  resolveHost?: ResolveHost;
 }
 
 /** Who is calling: the account and mode their key grants, resolved by authentication. */

@@ -1,8 +1,13 @@
-import type { EventName, WebhookEndpointCreate, WebhookEndpointUpdate } from '../../generated/openapi.js';
+import type {
+  EventName,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookSecretRotation,
+} from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
-import { checkWebhookUrl } from '../webhooks/url-policy.js';
+import { checkWebhookUrl, webhookUrlPolicy } from '../webhooks/url-policy.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId } from './ids.js';
@@ -10,12 +15,12 @@ import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
 
 /**
- * Live endpoints must be public. Sandbox endpoints may be local receivers, unless the operator
- * of a shared deployment turns that off (it would let any sandbox user reach internal hosts).
+ * Endpoints must be public in both modes, and https in live mode. Sandbox endpoints may be
+ * local receivers only where the operator opted in (WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST).
  */
 async function requireAllowedUrl(deps: Deps, caller: Caller, url: string): Promise<void> {
-  const policy = caller.mode === 'test' && deps.config.webhookAllowPrivateUrlsInTest ? 'test' : 'live';
-  const verdict = await checkWebhookUrl(url, policy);
+  const policy = webhookUrlPolicy(caller.mode, deps.config.webhookAllowPrivateUrlsInTest);
+  const verdict = await checkWebhookUrl(url, policy, deps.resolveHost);
   if (!verdict.ok) throw new ApiError(400, 'invalid_field', verdict.reason, 'url');
 }
 
@@ -27,6 +32,15 @@ export async function createWebhookEndpoint(
 ): Promise<WebhookEndpointRow> {
   await requireAllowedUrl(deps, caller, input.url);
   return commit(deps, caller, intent, (tx, now) => {
+    // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
+    const max = deps.config.webhookMaxEndpointsPerAccount;
+    if (tx.events.countEndpoints(caller.accountId, caller.mode) >= max) {
+      throw new ApiError(
+        409,
+        'too_many_webhook_endpoints',
+        `This account already has ${max} webhook endpoints in ${caller.mode} mode; delete one before adding another.`,
+      );
+    }
     const id = newId('we');
     tx.events.insertEndpoint({
       id,
@@ -37,6 +51,8 @@ export async function createWebhookEndpoint(
       description: input.description ?? null,
       status: 'enabled',
       secret: generateWebhookSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
       created_at: now,
       updated_at: now,
       deleted_at: null,
@@ -92,16 +108,29 @@ export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: stri
   });
 }
 
+/**
+ * Gives the endpoint a new secret. With an overlap, the current secret becomes the previous
+ * one and keeps signing (beside the new one) until it expires; a rotation during an overlap
+ * replaces the previous secret, so at most two secrets ever sign.
+ */
 export async function rotateWebhookEndpointSecret(
   deps: Deps,
   caller: Caller,
   id: string,
+  options: WebhookSecretRotation = {},
   intent?: IdempotencyIntent<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
+  const overlapMs = (options.overlap_seconds ?? 0) * 1000;
   return commit(deps, caller, intent, (tx, now) => {
     const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
     if (!row) throw notFound('webhook endpoint', id);
-    const updated = { ...row, secret: generateWebhookSecret(), updated_at: now };
+    const updated = {
+      ...row,
+      secret: generateWebhookSecret(),
+      previous_secret: overlapMs > 0 ? row.secret : null,
+      previous_secret_expires_at: overlapMs > 0 ? now + overlapMs : null,
+      updated_at: now,
+    };
     tx.events.updateEndpoint(updated);
     return updated;
   });

@@ -128,6 +128,8 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     description: row.description,
     status: row.status,
     mode: row.mode,
+    previous_secret_expires_at: iso(row.previous_secret_expires_at),
+    paused_until: iso(row.paused_until),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

@@ -1,5 +1,10 @@
 import { Router } from 'express';
-import type { EventResend, WebhookEndpointCreate, WebhookEndpointUpdate } from '../../generated/openapi.js';
+import type {
+  EventResend,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookSecretRotation,
+} from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as webhooks from '../domain/webhooks.js';
 import { sendSuccess, success } from '../http/envelope.js';
@@ -60,6 +65,7 @@ export function webhookRoutes(deps: Deps): Router {
       deps,
       callerOf(req),
       pathId(req),
+      (req.body as WebhookSecretRotation | undefined) ?? {},
       idempotencyIntent(req, 200, (row: WebhookEndpointRow) => success(withSecret(row))),
     );
     sendSuccess(res, 200, withSecret(endpoint));

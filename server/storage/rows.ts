@@ -150,6 +150,13 @@ export interface WebhookEndpointRow {
   description: string | null;
   status: 'enabled' | 'disabled';
   secret: string;
+  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  /** Failed attempts in a row (circuit breaker). */
+  consecutive_failures: number;
+  /** Until when deliveries to this endpoint are paused (circuit open), or `null`. */
+  paused_until: number | null;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;

@@ -37,6 +37,26 @@ export function signWebhook(rawBody: string, secret: string, timestampSeconds: n
 }
 
 /**
+ * Signs one delivery with several secrets: `t=<t>,v1=<with the first>,v1=<with the next>...`.
+ * During a rotation with an overlap the current secret comes first and the previous one after
+ * it, so a receiver still holding the old secret accepts the delivery, as does one that has
+ * switched (a receiver must accept the header if any `v1` matches).
+ *
+ * @example
+ * signWebhookWithSecrets(body, [endpoint.secret, endpoint.previous_secret], nowSeconds);
+ * // 't=1700000000,v1=5f0c...,v1=91ab...'
+ */
+export function signWebhookWithSecrets(rawBody: string, secrets: string[], timestampSeconds: number): string {
+  const [first, ...rest] = secrets;
+  if (first === undefined) throw new RangeError('at least one secret is needed');
+  let header = signWebhook(rawBody, first, timestampSeconds);
+  for (const secret of rest) {
+    header += signWebhook(rawBody, secret, timestampSeconds).slice(header.indexOf(','));
+  }
+  return header;
+}
+
+/**
  * Creates a new endpoint signing secret: `whsec_` and 32 base62 characters (about 190 bits of
  * entropy), the format the contract documents. Characters are drawn from the operating system's
  * CSPRNG with rejection sampling, so every character is equally likely.

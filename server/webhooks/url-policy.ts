@@ -1,18 +1,36 @@
 /**
- * Which URLs an account may register as webhook endpoints. Our server makes the requests, so
- * a URL pointing inside our network would let anyone with a key make us call our own services
- * (server-side request forgery). Live endpoints must therefore be public: the host may not be,
- * or resolve to, a loopback, private, link-local or otherwise non-public address. Sandbox
- * endpoints may point anywhere (integrators test against their own machines); they must still
- * be plain http(s) without credentials.
+ * Which URLs an account may register as webhook endpoints, and which address a delivery may
+ * connect to. Our server makes the requests, so a URL pointing inside our network would let
+ * anyone with a key make us call our own services (server-side request forgery). By default,
+ * in both modes, the host may not be, or resolve to, a loopback, private, link-local,
+ * metadata or otherwise non-public address; live endpoints must also use https. Only an
+ * operator who sets `WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST=true` lets sandbox endpoints point at
+ * local receivers; live endpoints never may.
  *
- * A check at registration cannot stop a host whose DNS answer changes later (DNS rebinding):
- * the delivery worker should run the same check again before each live delivery.
+ * A check at registration cannot stop a host whose DNS answer changes later (DNS rebinding),
+ * so each delivery resolves the host once with `resolveWebhookTarget`, checks every address,
+ * and connects to the address it checked (see deliver.ts), never resolving the name again.
  */
 import { lookup } from 'node:dns/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 
 export type WebhookUrlCheck = { ok: true } | { ok: false; reason: string };
+
+/** What a URL must satisfy: https only (live), and whether non-public hosts are allowed. */
+export interface WebhookUrlPolicy {
+  requireHttps: boolean;
+  allowPrivate: boolean;
+}
+
+/** The policy of a mode: live is always public https; test is public unless the operator opted in. */
+export function webhookUrlPolicy(mode: 'live' | 'test', allowPrivateInTest: boolean): WebhookUrlPolicy {
+  return mode === 'live'
+    ? { requireHttps: true, allowPrivate: false }
+    : { requireHttps: false, allowPrivate: allowPrivateInTest };
+}
+
+/** Where a delivery may connect: the one checked address, or why none may be used. */
+export type WebhookTarget = { ok: true; address: string } | { ok: false; reason: string };
 
 /** Resolves a host name to every address it has, IPv4 and IPv6. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
@@ -90,21 +108,53 @@ const ipv6EmbeddingIPv4: { network: bigint; prefix: number; offset: number }[] =
 ];
 
 /**
- * Checks a webhook URL before it is registered (and, in live mode, before each delivery).
- * Never throws: a URL that cannot be parsed or resolved is simply not accepted.
+ * Checks a webhook URL before it is registered. Never throws: a URL that cannot be parsed or
+ * resolved is simply not accepted. When private hosts are allowed the host is not resolved at
+ * all (it may only exist on the integrator's network); each delivery resolves it again anyway.
  *
- * @param mode `live` also requires a public host; `test` only checks the form of the URL
+ * @param policy from `webhookUrlPolicy(mode, config.webhookAllowPrivateUrlsInTest)`
  * @param resolveHost how host names are resolved (tests inject one; the default is the system resolver)
  * @returns `{ ok: true }`, or `{ ok: false, reason }` with a message fit for an API error
  * @example
- * const check = await checkWebhookUrl(body.url, auth.mode);
+ * const check = await checkWebhookUrl(body.url, webhookUrlPolicy(auth.mode, false));
  * if (!check.ok) throw new ApiError(400, 'invalid_field', check.reason, { param: 'url' });
  */
 export async function checkWebhookUrl(
   url: string,
-  mode: 'live' | 'test',
+  policy: WebhookUrlPolicy,
   resolveHost: ResolveHost = resolveWithSystemResolver,
 ): Promise<WebhookUrlCheck> {
+  const parsed = checkForm(url, policy);
+  if (!('host' in parsed)) return parsed;
+  if (policy.allowPrivate) return { ok: true };
+  const target = await resolvePublic(parsed.host, resolveHost);
+  return target.ok ? { ok: true } : target;
+}
+
+/**
+ * Resolves a webhook URL's host once, checks every address it has against the policy, and
+ * returns the address to connect to. The caller connects to that address and nowhere else.
+ *
+ * @example
+ * const target = await resolveWebhookTarget(endpoint.url, webhookUrlPolicy(endpoint.mode, false));
+ * if (target.ok) await deliverWebhook({ url: endpoint.url, address: target.address, ... });
+ */
+export async function resolveWebhookTarget(
+  url: string,
+  policy: WebhookUrlPolicy,
+  resolveHost: ResolveHost = resolveWithSystemResolver,
+): Promise<WebhookTarget> {
+  const parsed = checkForm(url, policy);
+  if (!('host' in parsed)) return parsed;
+  if (!policy.allowPrivate) return resolvePublic(parsed.host, resolveHost);
+  if (isIPv4(parsed.host) || isIPv6(parsed.host)) return { ok: true, address: parsed.host };
+  const addresses = await resolveAll(parsed.host, resolveHost);
+  const [first] = addresses;
+  return first === undefined ? unresolved(parsed.host) : { ok: true, address: first };
+}
+
+/** The URL's form: scheme, no credentials, https when required; returns the bare host. */
+function checkForm(url: string, policy: WebhookUrlPolicy): { host: string } | { ok: false; reason: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -119,35 +169,47 @@ export async function checkWebhookUrl(
       'Webhook URLs must not contain a user name or password: verify deliveries with the signature instead.',
     );
   }
-  if (mode === 'test') return { ok: true };
-
+  if (policy.requireHttps && parsed.protocol !== 'https:') {
+    return refuse('Live webhook URLs must use https.');
+  }
   // The URL parser has already normalised the host: lower case, IPv4 shorthands such as
-  // `127.1` or `0x7f000001` written out, IPv6 compressed and bracketed.
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
-  const mustBePublic = 'In live mode a webhook URL must be public';
+  // `127.1`, `2130706433` or `0x7f000001` written out, IPv6 compressed and bracketed.
+  return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '') };
+}
+
+const mustBePublic = 'A webhook URL must be public';
+
+async function resolvePublic(host: string, resolveHost: ResolveHost): Promise<WebhookTarget> {
   if (host === 'localhost' || host.endsWith('.localhost')) {
     return refuse(`${mustBePublic}: ${host} is this machine.`);
   }
   if (isIPv4(host) || isIPv6(host)) {
     const kind = nonPublicAddressKind(host);
-    return kind ? refuse(`${mustBePublic}: ${host} is ${article(kind)} ${kind} address.`) : { ok: true };
+    return kind
+      ? refuse(`${mustBePublic}: ${host} is ${article(kind)} ${kind} address.`)
+      : { ok: true, address: host };
   }
-
-  let addresses: string[];
-  try {
-    addresses = await resolveHost(host);
-  } catch {
-    addresses = [];
-  }
-  if (addresses.length === 0) {
-    return refuse(`The host ${host} could not be resolved; a live webhook URL must name a public host.`);
-  }
-  // Every address must be public: the HTTP client may connect to any of them.
+  const addresses = await resolveAll(host, resolveHost);
+  const [first] = addresses;
+  if (first === undefined) return unresolved(host);
+  // Every address must be public: a client that picks another one must not reach inside.
   for (const address of addresses) {
     const kind = nonPublicAddressKind(address);
     if (kind) return refuse(`${mustBePublic}: ${host} resolves to ${article(kind)} ${kind} address.`);
   }
-  return { ok: true };
+  return { ok: true, address: first };
+}
+
+async function resolveAll(host: string, resolveHost: ResolveHost): Promise<string[]> {
+  try {
+    return await resolveHost(host);
+  } catch {
+    return [];
+  }
+}
+
+function unresolved(host: string): { ok: false; reason: string } {
+  return refuse(`The host ${host} could not be resolved; a webhook URL must name a reachable host.`);
 }
 
 /**
@@ -213,6 +275,6 @@ function article(kind: AddressKind): string {
   return /^[aeiou]/.test(kind) && kind !== 'unique local' ? 'an' : 'a';
 }
 
-function refuse(reason: string): WebhookUrlCheck {
+function refuse(reason: string): { ok: false; reason: string } {
   return { ok: false, reason };
 }

@@ -84,7 +84,8 @@ const unavailable = (requestId: string) => ({
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The webhook receiver is on 127.0.0.1: sandbox endpoints may be local only with the opt-in.
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
 });
 afterAll(() => server.close());
 

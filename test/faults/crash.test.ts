@@ -38,7 +38,13 @@ const clients = 20;
 const refuseWebhooksAfter = 150;
 const killAfterAnswers = 300;
 const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
-const serverEnv = { WEBHOOK_RETRY_MAX_MS: '500' };
+// The receiver is on 127.0.0.1: sandbox endpoints may be local only with the opt-in. It refuses
+// for a while on purpose: the circuit breaker must not pause it past the test's deadline.
+const serverEnv = {
+  WEBHOOK_RETRY_MAX_MS: '500',
+  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  WEBHOOK_CIRCUIT_FAILURES: '1000',
+};
 
 interface Sent {
   request: LogicalRequest;

@@ -67,6 +67,9 @@ function tryMountTmpfs(): boolean {
   }
 }
 const canMount = tryMountTmpfs();
+/** The writes register a sandbox endpoint on 127.0.0.1: that needs the opt-in. */
+const localEndpoints = { WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
+
 const diskFullTechnique = (process.env.FAULTS_DISK_FULL ?? (canMount ? 'tmpfs' : 'rlimit')) as
   | 'tmpfs'
   | 'rlimit';
@@ -142,7 +145,7 @@ async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: Ch
   const server = await startChildServer({
     dbPath,
     name: 'prepare',
-    env: { SANDBOX_SETTLE_MS: String(prepareSettleMs) },
+    env: { SANDBOX_SETTLE_MS: String(prepareSettleMs), ...localEndpoints },
   });
   servers.push(server);
   const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
@@ -382,6 +385,7 @@ describe('a read-only database file', () => {
     const readOnly = await startChildServer({
       dbPath,
       name: 'read-only',
+      env: localEndpoints,
       ...(isRoot ? { user: nobody } : {}),
     });
     servers.push(readOnly);
@@ -397,7 +401,7 @@ describe('a read-only database file', () => {
     expect(sha256(dbPath)).toBe(hashBefore);
 
     for (const file of readdirSync(dir)) chmodSync(join(dir, file), 0o644);
-    const writable = await startChildServer({ dbPath, name: 'writable-again' });
+    const writable = await startChildServer({ dbPath, name: 'writable-again', env: localEndpoints });
     servers.push(writable);
     const retried = await afterLift(writable, dbPath, prepared, outcome);
     await writable.stop();
@@ -495,12 +499,13 @@ describe('a full disk', () => {
       faulty = await startChildServer({
         dbPath,
         name: 'size-limited',
+        env: localEndpoints,
         prefix: ['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"'],
       });
       servers.push(faulty);
       lift = async () => {
         await faulty.stop();
-        const again = await startChildServer({ dbPath, name: 'unlimited-again' });
+        const again = await startChildServer({ dbPath, name: 'unlimited-again', env: localEndpoints });
         servers.push(again);
         return again;
       };

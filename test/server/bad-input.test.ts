@@ -188,7 +188,11 @@ async function created(response: ApiResponse, status: number, what: string) {
 
 beforeAll(async () => {
   // The rate limiter must not turn the many requests of this file into 429s.
-  server = await startTestServer({ RATE_LIMIT_PER_WINDOW: '1000000' });
+  server = await startTestServer({
+    RATE_LIMIT_PER_WINDOW: '1000000',
+    // The sandbox endpoint registered here is on 127.0.0.1: that needs the opt-in.
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  });
   stranger = (await server.newAccount('Stranger')).test;
   rotator = await server.newAccount('Key rotation');
   const as = server.test;
@@ -306,6 +310,7 @@ const validBodies: Record<string, () => Json> = {
     status: 'disabled',
   }),
   resendEvent: () => ({ endpoint_id: ids.we }),
+  rotateWebhookEndpointSecret: () => ({ overlap_seconds: 60 }),
   rotateApiKey: () => ({ grace_period_seconds: 0 }),
 };
 

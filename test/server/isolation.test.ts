@@ -84,7 +84,11 @@ async function moneyOf(p: Party) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_PER_WINDOW: '1000000' });
+  server = await startTestServer({
+    RATE_LIMIT_PER_WINDOW: '1000000',
+    // Sandbox endpoints here are on 127.0.0.1: that needs the opt-in.
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  });
   const b = await server.newAccount('Account B');
   const accounts = {
     A: { accountId: server.account.accountId, test: server.test, live: server.live },

@@ -20,7 +20,12 @@ let receiver: Receiver;
 let serviceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_MS: '1000' });
+  server = await startTestServer({
+    WEBHOOK_RETRY_BASE_MS: '1000',
+    WEBHOOK_RETRY_MAX_MS: '1000',
+    // The receiver is on 127.0.0.1: sandbox endpoints may be local only with this opt-in.
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  });
   receiver = await startReceiver();
   serviceId = await createService(server);
 });
@@ -175,7 +180,10 @@ describe('delivery', () => {
 
 describe('delivery survives restarts and crashes', () => {
   it('a delivery queued before a restart, or claimed by a worker that crashed mid-send, is sent after it', async () => {
-    const local = await startTestServer({ WEBHOOK_TIMEOUT_MS: '1000' });
+    const local = await startTestServer({
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+    });
     const own = await startReceiver();
     try {
       const service = await createService(local);
@@ -183,15 +191,25 @@ describe('delivery survives restarts and crashes', () => {
       const first = await collect(local, service, 1000);
       const second = await collect(local, service, 2000);
       await local.settle();
-      // A worker claims both deliveries and dies before sending (the lease is all that is left).
-      await local.service.deps.store.transact((tx) =>
-        tx.events.claimDue(local.clock.now(), local.clock.now() + 3000, 1),
-      );
+      // A worker claims one delivery and dies before sending (the lease is all that is left).
+      await local.service.deps.store.transact((tx) => {
+        const now = local.clock.now();
+        const [endpoint] = tx.events.dueEndpoints({ now, mode: 'test', busyEndpoints: [], busyAccounts: [] });
+        const [due] = endpoint
+          ? tx.events.dueDeliveriesOf({ endpointId: endpoint.endpoint_id, now, limit: 1, busyDeliveries: [] })
+          : [];
+        expect(due && tx.events.lockDelivery(due, now, now + 3000)).toBe(true);
+      });
       await local.service.close();
 
       local.clock.advance(3001);
       const again = await startService({
-        config: loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_PATH: local.dbPath }),
+        config: loadConfig({
+          NODE_ENV: 'test',
+          PORT: '0',
+          DATABASE_PATH: local.dbPath,
+          WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+        }),
         logger: createLogger({ level: 'silent' }),
         clock: local.clock,
         autostartWorkers: false,

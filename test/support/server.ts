@@ -10,6 +10,7 @@ import { createAccount, type NewAccount } from '../../server/domain/accounts.js'
 import type { Clock } from '../../server/domain/clock.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { type RunningService, startService } from '../../server/service.js';
+import type { ResolveHost } from '../../server/webhooks/url-policy.js';
 
 export class ManualClock implements Clock {
   constructor(private current = Date.parse('2026-11-20T09:00:00.000Z')) {}
@@ -72,7 +73,14 @@ function credentials(account: NewAccount) {
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Webhook receivers in tests are on 127.0.0.1: a test that registers one passes
+ * `WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true'` (off by default, as in production).
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { resolveHost?: ResolveHost } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const dbPath = join(dir, 'payments.db');
   const config = loadConfig({
@@ -91,6 +99,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     logger: createLogger({ level: 'silent' }),
     clock,
     autostartWorkers: false,
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   });
   const newAccount = async (name = 'Test account') =>
     credentials(await createAccount(service.deps.store, { name }, clock.now()));

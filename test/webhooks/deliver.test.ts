@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverWebhook, type WebhookDeliveryRequest } from '../../server/webhooks/deliver.js';
+import { deliverWebhook, noAnswerError, type WebhookDeliveryRequest } from '../../server/webhooks/deliver.js';
 
 // Timing bounds are deliberately loose: the point is "returns near the deadline instead of
 // hanging", which must hold on a loaded 2-core CI machine too.
@@ -162,7 +162,7 @@ describe('deliverWebhook', () => {
       const receiver = await httpReceiver(() => {});
       const { value, elapsedMs } = await timed(deliverWebhook(request(receiver.url, { timeoutMs: 500 })));
 
-      expect(value).toMatchObject({ ok: false, status: null, error: 'No answer within 500 ms.' });
+      expect(value).toMatchObject({ ok: false, status: null, error: noAnswerError });
       expect(elapsedMs).toBeGreaterThanOrEqual(450);
       expect(elapsedMs).toBeLessThan(500 + SLACK_MS);
       expect(value.durationMs).toBeGreaterThanOrEqual(450);
@@ -172,7 +172,7 @@ describe('deliverWebhook', () => {
       const receiver = await tcpReceiver(() => {});
       const { value, elapsedMs } = await timed(deliverWebhook(request(receiver.url, { timeoutMs: 500 })));
 
-      expect(value).toMatchObject({ ok: false, status: null, error: 'No answer within 500 ms.' });
+      expect(value).toMatchObject({ ok: false, status: null, error: noAnswerError });
       expect(elapsedMs).toBeLessThan(500 + SLACK_MS);
     });
 
@@ -183,7 +183,7 @@ describe('deliverWebhook', () => {
       });
       const { value, elapsedMs } = await timed(deliverWebhook(request(receiver.url, { timeoutMs: 500 })));
 
-      expect(value).toMatchObject({ ok: false, status: null, error: 'No answer within 500 ms.' });
+      expect(value).toMatchObject({ ok: false, status: null, error: noAnswerError });
       expect(elapsedMs).toBeLessThan(500 + SLACK_MS);
     });
 
@@ -251,7 +251,7 @@ describe('deliverWebhook', () => {
       });
       const result = await deliverWebhook(request(receiver.url));
       expect(result).toMatchObject({ ok: false, status: null });
-      expect(result.error).toMatch(/^The delivery failed: the connection was (reset|closed)/);
+      expect(result.error).toBe(noAnswerError);
     });
 
     it('keeps a 2xx whose body breaks off before its announced length', async () => {
@@ -271,7 +271,7 @@ describe('deliverWebhook', () => {
       });
       const result = await deliverWebhook(request(receiver.url));
       expect(result).toMatchObject({ ok: false, status: null });
-      expect(result.error).toMatch(/not valid HTTP/);
+      expect(result.error).toBe(noAnswerError);
     });
   });
 
@@ -283,7 +283,8 @@ describe('deliverWebhook', () => {
 
       const result = await deliverWebhook(request(url));
       expect(result).toMatchObject({ ok: false, status: null });
-      expect(result.error).toContain('ECONNREFUSED');
+      // The same words as a timeout or a non-HTTP answer: results do not tell ports apart.
+      expect(result.error).toBe(noAnswerError);
     });
 
     it('never throws, even for a URL or timeout it cannot use', async () => {

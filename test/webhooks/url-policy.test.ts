@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, nonPublicAddressKind, type ResolveHost } from '../../server/webhooks/url-policy.js';
+import {
+  checkWebhookUrl,
+  nonPublicAddressKind,
+  type ResolveHost,
+  resolveWebhookTarget,
+  type WebhookUrlPolicy,
+  webhookUrlPolicy,
+} from '../../server/webhooks/url-policy.js';
 
 /** A resolver that knows a few names and never touches the network. */
 function fakeResolver(table: Record<string, string[]>): ResolveHost & { calls: string[] } {
@@ -24,16 +31,22 @@ const resolver = fakeResolver({
   'empty.example.com': [],
 });
 
-async function reasonFor(url: string, mode: 'live' | 'test' = 'live'): Promise<string | null> {
-  const check = await checkWebhookUrl(url, mode, resolver);
+/** `public`: the default of both modes, minus live's https rule; `any`: the sandbox opt-in. */
+const policies: Record<'public' | 'any', WebhookUrlPolicy> = {
+  public: { requireHttps: false, allowPrivate: false },
+  any: { requireHttps: false, allowPrivate: true },
+};
+
+async function reasonFor(url: string, mode: 'public' | 'any' = 'public'): Promise<string | null> {
+  const check = await checkWebhookUrl(url, policies[mode], resolver);
   return check.ok ? null : check.reason;
 }
 
 describe('checkWebhookUrl', () => {
   describe('in both modes', () => {
-    for (const mode of ['live', 'test'] as const) {
+    for (const mode of ['public', 'any'] as const) {
       it(`accepts a public https URL (${mode})`, async () => {
-        expect(await checkWebhookUrl('https://shop.example.com/webhooks', mode, resolver)).toEqual({
+        expect(await checkWebhookUrl('https://shop.example.com/webhooks', policies[mode], resolver)).toEqual({
           ok: true,
         });
       });
@@ -61,7 +74,7 @@ describe('checkWebhookUrl', () => {
     }
   });
 
-  describe('in test mode', () => {
+  describe('with the sandbox opt-in (private hosts allowed)', () => {
     it('accepts loopback and private receivers, so integrators can test on their own machine', async () => {
       for (const url of [
         'http://localhost:3000/hook',
@@ -69,18 +82,20 @@ describe('checkWebhookUrl', () => {
         'http://10.0.0.5/',
         'http://[::1]/',
       ]) {
-        expect(await checkWebhookUrl(url, 'test', resolver)).toEqual({ ok: true });
+        expect(await checkWebhookUrl(url, policies.any, resolver)).toEqual({ ok: true });
       }
     });
 
     it('does not resolve the host at all', async () => {
       const resolve = fakeResolver({});
-      expect(await checkWebhookUrl('https://unknown.example.com/', 'test', resolve)).toEqual({ ok: true });
+      expect(await checkWebhookUrl('https://unknown.example.com/', policies.any, resolve)).toEqual({
+        ok: true,
+      });
       expect(resolve.calls).toEqual([]);
     });
   });
 
-  describe('in live mode', () => {
+  describe('without the opt-in (both modes)', () => {
     it('refuses localhost, with or without a trailing dot, and its subdomains', async () => {
       for (const url of [
         'http://localhost/',
@@ -152,12 +167,14 @@ describe('checkWebhookUrl', () => {
         'http://[2606:4700:4700::1111]/',
         'http://[::ffff:8.8.8.8]/',
       ]) {
-        expect(await checkWebhookUrl(url, 'live', resolver), url).toEqual({ ok: true });
+        expect(await checkWebhookUrl(url, policies.public, resolver), url).toEqual({ ok: true });
       }
     });
 
     it('accepts a host whose every address is public', async () => {
-      expect(await checkWebhookUrl('https://shop.example.com/hooks', 'live', resolver)).toEqual({ ok: true });
+      expect(await checkWebhookUrl('https://shop.example.com/hooks', policies.public, resolver)).toEqual({
+        ok: true,
+      });
     });
 
     it.each([
@@ -187,10 +204,62 @@ describe('checkWebhookUrl', () => {
 
     it('resolves the host name without port, brackets or trailing dot', async () => {
       const resolve = fakeResolver({ 'shop.example.com': ['93.184.215.14'] });
-      expect(await checkWebhookUrl('https://Shop.Example.com.:8443/x', 'live', resolve)).toEqual({
+      expect(await checkWebhookUrl('https://Shop.Example.com.:8443/x', policies.public, resolve)).toEqual({
         ok: true,
       });
       expect(resolve.calls).toEqual(['shop.example.com']);
+    });
+  });
+});
+
+describe('webhookUrlPolicy', () => {
+  it('live is public https whatever the opt-in; test is public unless opted in', async () => {
+    expect(webhookUrlPolicy('live', true)).toEqual({ requireHttps: true, allowPrivate: false });
+    expect(webhookUrlPolicy('test', false)).toEqual({ requireHttps: false, allowPrivate: false });
+    expect(webhookUrlPolicy('test', true)).toEqual({ requireHttps: false, allowPrivate: true });
+    expect(
+      await checkWebhookUrl('http://shop.example.com/', webhookUrlPolicy('live', true), resolver),
+    ).toEqual({
+      ok: false,
+      reason: 'Live webhook URLs must use https.',
+    });
+  });
+});
+
+describe('resolveWebhookTarget', () => {
+  it('returns the one address it checked, resolving the name once', async () => {
+    const resolve = fakeResolver({ 'shop.example.com': ['93.184.215.14', '2606:2800:21f:cb07::1'] });
+    expect(await resolveWebhookTarget('https://shop.example.com/x', policies.public, resolve)).toEqual({
+      ok: true,
+      address: '93.184.215.14',
+    });
+    expect(resolve.calls).toEqual(['shop.example.com']);
+  });
+
+  it('refuses a name that now resolves inside, even if it was public at registration', async () => {
+    const table: Record<string, string[]> = { 'rebind.example.com': ['93.184.215.14'] };
+    const resolve = fakeResolver(table);
+    expect(await checkWebhookUrl('https://rebind.example.com/', policies.public, resolve)).toEqual({
+      ok: true,
+    });
+    table['rebind.example.com'] = ['127.0.0.1'];
+    expect(await resolveWebhookTarget('https://rebind.example.com/', policies.public, resolve)).toMatchObject(
+      {
+        ok: false,
+        reason: expect.stringMatching(/resolves to a loopback address/),
+      },
+    );
+  });
+
+  it('with the opt-in, connects literals as they are and names to their first address', async () => {
+    const resolve = fakeResolver({ 'receiver.test': ['127.0.0.1'] });
+    expect(await resolveWebhookTarget('http://[::1]:8080/', policies.any, resolve)).toEqual({
+      ok: true,
+      address: '::1',
+    });
+    expect(await resolveWebhookTarget('http://receiver.test/', policies.any, resolve)).toEqual({
+      ok: true,
+      address: '127.0.0.1',
     });
   });
 });

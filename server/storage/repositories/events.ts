@@ -2,6 +2,13 @@ import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
 
+/** An endpoint with a due delivery, and what fair selection needs to know of it. */
+export interface DueEndpoint {
+  endpoint_id: string;
+  account_id: string;
+  consecutive_failures: number;
+}
+
 /** Events, the webhook endpoints they go to, and the outbox of deliveries between them. */
 export function eventsRepository(db: Db, page: Pager) {
   const insertEvent = db.prepare(
@@ -11,10 +18,10 @@ export function eventsRepository(db: Db, page: Pager) {
   const getEvent = db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ? AND mode = ?');
   const eventById = db.prepare('SELECT * FROM events WHERE id = ?');
   const insertEndpoint = db.prepare(
-    `INSERT INTO webhook_endpoints (id, account_id, mode, url, events, description, status, secret, created_at,
-       updated_at, deleted_at)
-     VALUES (@id, @account_id, @mode, @url, @events, @description, @status, @secret, @created_at, @updated_at,
-       @deleted_at)`,
+    `INSERT INTO webhook_endpoints (id, account_id, mode, url, events, description, status, secret,
+       previous_secret, previous_secret_expires_at, created_at, updated_at, deleted_at)
+     VALUES (@id, @account_id, @mode, @url, @events, @description, @status, @secret, @previous_secret,
+       @previous_secret_expires_at, @created_at, @updated_at, @deleted_at)`,
   );
   const getEndpoint = db.prepare(
     'SELECT * FROM webhook_endpoints WHERE id = ? AND account_id = ? AND mode = ? AND deleted_at IS NULL',
@@ -22,7 +29,14 @@ export function eventsRepository(db: Db, page: Pager) {
   const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
   const updateEndpoint = db.prepare(
     `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
-       secret = @secret, updated_at = @updated_at, deleted_at = @deleted_at WHERE id = @id`,
+       secret = @secret, previous_secret = @previous_secret, previous_secret_expires_at = @previous_secret_expires_at,
+       updated_at = @updated_at, deleted_at = @deleted_at WHERE id = @id`,
+  );
+  const countEndpoints = db.prepare(
+    'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND deleted_at IS NULL',
+  );
+  const endpointHealth = db.prepare(
+    'UPDATE webhook_endpoints SET consecutive_failures = ?, paused_until = ? WHERE id = ?',
   );
   const enabledEndpoints = db.prepare(
     `SELECT * FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
@@ -37,11 +51,37 @@ export function eventsRepository(db: Db, page: Pager) {
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted'
       WHERE endpoint_id = ? AND status = 'pending'`,
   );
-  const claimDue = db.prepare(
-    `UPDATE webhook_deliveries SET locked_until = ?
-      WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-                     AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at LIMIT ?)
-      RETURNING *`,
+  // Endpoints of one mode, not paused, with a due and unlocked delivery, oldest first, leaving
+  // out those (and the accounts) that have no free slot: JSON arrays of ids. Each endpoint's
+  // oldest due delivery is found through the pending-by-endpoint index.
+  const dueEndpoints = db.prepare(
+    `SELECT endpoint_id, account_id, consecutive_failures FROM (
+       SELECT e.id AS endpoint_id, e.account_id, e.consecutive_failures,
+              (SELECT d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+                  AND (d.locked_until IS NULL OR d.locked_until <= @now)
+                ORDER BY d.next_attempt_at LIMIT 1) AS oldest
+         FROM webhook_endpoints e
+        WHERE e.mode = @mode AND (e.paused_until IS NULL OR e.paused_until <= @now)
+          AND e.id NOT IN (SELECT value FROM json_each(@busy_endpoints))
+          AND e.account_id NOT IN (SELECT value FROM json_each(@busy_accounts)))
+      WHERE oldest IS NOT NULL ORDER BY oldest`,
+  );
+  const dueDeliveriesOf = db.prepare(
+    `SELECT id FROM webhook_deliveries
+      WHERE endpoint_id = @endpoint_id AND status = 'pending' AND next_attempt_at <= @now
+        AND (locked_until IS NULL OR locked_until <= @now)
+        AND id NOT IN (SELECT value FROM json_each(@busy_deliveries))
+      ORDER BY next_attempt_at, seq LIMIT @limit`,
+  );
+  const expireDeliveries = db.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
+       last_error = 'Given up: the endpoint kept failing for the whole retry period.'
+      WHERE endpoint_id = ? AND status = 'pending' AND created_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,
+  );
+  const lockDelivery = db.prepare(
+    `UPDATE webhook_deliveries SET locked_until = @lock_until
+      WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
   );
   const recordAttempt = db.prepare(
     `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
@@ -51,7 +91,7 @@ export function eventsRepository(db: Db, page: Pager) {
     `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at,
        locked_until = NULL, last_attempt_at = @last_attempt_at, last_response_status = @last_response_status,
        last_error = @last_error, last_duration_ms = @last_duration_ms
-      WHERE id = @id AND status = 'pending'`,
+      WHERE id = @id AND status = 'pending' AND locked_until IS @lease`,
   );
   const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
 
@@ -72,7 +112,7 @@ export function eventsRepository(db: Db, page: Pager) {
         request,
       );
     },
-    insertEndpoint(row: Omit<WebhookEndpointRow, 'seq'>): void {
+    insertEndpoint(row: Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>): void {
       insertEndpoint.run(row);
     },
     getEndpoint(accountId: string, mode: Mode, id: string): WebhookEndpointRow | undefined {
@@ -106,25 +146,82 @@ export function eventsRepository(db: Db, page: Pager) {
     cancelDeliveries(endpointId: string): void {
       cancelDeliveries.run(endpointId);
     },
-    /** Locks up to `limit` due deliveries until `lockUntil`, so one worker sends each. */
-    claimDue(now: number, lockUntil: number, limit: number): DeliveryRow[] {
-      return claimDue.all(lockUntil, now, now, limit) as DeliveryRow[];
+    /** Endpoints with a due delivery that could start now, oldest due first. Nothing is locked. */
+    dueEndpoints(query: {
+      now: number;
+      mode: Mode;
+      busyEndpoints: string[];
+      busyAccounts: string[];
+    }): DueEndpoint[] {
+      return dueEndpoints.all({
+        now: query.now,
+        mode: query.mode,
+        busy_endpoints: JSON.stringify(query.busyEndpoints),
+        busy_accounts: JSON.stringify(query.busyAccounts),
+      }) as DueEndpoint[];
     },
+    /**
+     * The ids of an endpoint's oldest due, unlocked deliveries, at most `limit`, leaving out
+     * `busyDeliveries` (in flight in this process, whatever the clock says of their lease).
+     */
+    dueDeliveriesOf(query: {
+      endpointId: string;
+      now: number;
+      limit: number;
+      busyDeliveries: string[];
+    }): string[] {
+      if (query.limit <= 0) return [];
+      return (
+        dueDeliveriesOf.all({
+          endpoint_id: query.endpointId,
+          now: query.now,
+          limit: query.limit,
+          busy_deliveries: JSON.stringify(query.busyDeliveries),
+        }) as { id: string }[]
+      ).map((row) => row.id);
+    },
+    /**
+     * Gives up an endpoint's pending deliveries created at or before `createdBefore` that are
+     * not in flight: those a paused endpoint kept from being attempted past the retry period.
+     */
+    expireDeliveries(endpointId: string, createdBefore: number, now: number): number {
+      return expireDeliveries.run(endpointId, createdBefore, now).changes;
+    },
+    /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
+    lockDelivery(id: string, now: number, lockUntil: number): boolean {
+      return lockDelivery.run({ id, now, lock_until: lockUntil }).changes === 1;
+    },
+    /**
+     * Records one attempt, and the delivery's new state if the lease `lease` is still ours
+     * (a worker whose lease was taken over records the attempt but changes nothing else).
+     */
     recordAttempt(
       delivery: Pick<DeliveryRow, 'id' | 'status' | 'next_attempt_at' | 'last_attempt_at'> & {
+        lease: number | null;
         last_response_status: number | null;
         last_error: string | null;
-        last_duration_ms: number;
+        /** Shown to the integrator: `null` when no HTTP answer came (see deliver.ts). */
+        last_duration_ms: number | null;
+        /** Kept in the attempts table for operators. */
+        duration_ms: number;
       },
     ): void {
       recordAttempt.run(
         delivery.id,
         delivery.last_attempt_at,
         delivery.last_response_status,
-        delivery.last_duration_ms,
+        delivery.duration_ms,
         delivery.last_error,
       );
-      finishAttempt.run(delivery);
+      const { duration_ms: _kept, ...state } = delivery;
+      finishAttempt.run(state);
+    },
+    countEndpoints(accountId: string, mode: Mode): number {
+      return (countEndpoints.get(accountId, mode) as { n: number }).n;
+    },
+    /** The circuit breaker's state of an endpoint. */
+    setEndpointHealth(id: string, consecutiveFailures: number, pausedUntil: number | null): void {
+      endpointHealth.run(consecutiveFailures, pausedUntil, id);
     },
     pendingDeliveries(): number {
       return (pendingCount.get() as { n: number }).n;

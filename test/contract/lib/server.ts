@@ -41,6 +41,8 @@ export interface RunningServer {
 export const suiteEnv: Record<string, string> = {
   VALIDATE_RESPONSES: 'false',
   WEBHOOK_RETRY_BASE_MS: '1000',
+  // The suite's webhook sink is on 127.0.0.1: sandbox endpoints may be local only with the opt-in.
+  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
 };
 
 export interface StartOptions {
