@@ -1,4 +1,5 @@
 import express from 'express';
+import { utf8Only } from './text-fields.js';
 
 /**
  * Parses JSON bodies up to `limitBytes`. Malformed JSON and oversized bodies become errors the
@@ -6,5 +7,10 @@ import express from 'express';
  * left unparsed for the contract validator to refuse (`unsupported_media_type`).
  */
 export function jsonBody(limitBytes: number) {
-  return express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
+  return express.json({
+    limit: limitBytes,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+    verify: utf8Only,
+  });
 }

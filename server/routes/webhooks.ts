@@ -25,8 +25,14 @@ export function webhookRoutes(deps: Deps): Router {
       deps,
       callerOf(req),
       req.body as WebhookEndpointCreate,
-      idempotencyIntent(req, 201, (row: WebhookEndpointRow) => success(withSecret(row))),
+      idempotencyIntent(
+        req,
+        201,
+        (row: WebhookEndpointRow) => success(withSecret(row)),
+        (row) => row.id,
+      ),
     );
+    res.setHeader('Cache-Control', 'no-store');
     sendSuccess(res, 201, withSecret(endpoint));
   });
 
@@ -60,8 +66,14 @@ export function webhookRoutes(deps: Deps): Router {
       deps,
       callerOf(req),
       pathId(req),
-      idempotencyIntent(req, 200, (row: WebhookEndpointRow) => success(withSecret(row))),
+      idempotencyIntent(
+        req,
+        200,
+        (row: WebhookEndpointRow) => success(withSecret(row)),
+        (row) => row.id,
+      ),
     );
+    res.setHeader('Cache-Control', 'no-store');
     sendSuccess(res, 200, withSecret(endpoint));
   });
 

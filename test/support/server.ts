@@ -83,6 +83,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SANDBOX_SETTLE_MS: '1000',
     // High enough that no test is limited by accident; rate-limit tests lower it.
     RATE_LIMIT_PER_WINDOW: '1000000',
+    // Tests send many wrong keys on purpose; the failed-authentication tests lower it.
+    AUTH_FAILURE_LIMIT: '1000000',
     ...env,
   });
   const clock = new ManualClock();

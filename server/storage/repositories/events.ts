@@ -1,9 +1,14 @@
 import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
+import type { SecretBox } from '../secret-box.js';
 
-/** Events, the webhook endpoints they go to, and the outbox of deliveries between them. */
-export function eventsRepository(db: Db, page: Pager) {
+/**
+ * Events, the webhook endpoints they go to, and the outbox of deliveries between them.
+ * Endpoint signing secrets are sealed on the way in and opened on the way out, so the rows
+ * callers see hold the usable secret and the table holds only ciphertext.
+ */
+export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
   const insertEvent = db.prepare(
     `INSERT INTO events (id, account_id, mode, event, transaction_id, payload, created_at)
      VALUES (@id, @account_id, @mode, @event, @transaction_id, @payload, @created_at)`,
@@ -54,6 +59,15 @@ export function eventsRepository(db: Db, page: Pager) {
       WHERE id = @id AND status = 'pending'`,
   );
   const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+  const allEndpointSecrets = db.prepare('SELECT id, secret FROM webhook_endpoints');
+  const setEndpointSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
+
+  const sealed = <T extends { id: string; secret: string }>(row: T): T => ({
+    ...row,
+    secret: box.seal(row.secret, row.id),
+  });
+  const opened = (row: WebhookEndpointRow | undefined): WebhookEndpointRow | undefined =>
+    row && { ...row, secret: box.open(row.secret, row.id) };
 
   return {
     insertEvent(row: Omit<EventRow, 'seq'>): void {
@@ -73,26 +87,39 @@ export function eventsRepository(db: Db, page: Pager) {
       );
     },
     insertEndpoint(row: Omit<WebhookEndpointRow, 'seq'>): void {
-      insertEndpoint.run(row);
+      insertEndpoint.run(sealed(row));
     },
     getEndpoint(accountId: string, mode: Mode, id: string): WebhookEndpointRow | undefined {
-      return getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined;
+      return opened(getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined);
     },
     endpointById(id: string): WebhookEndpointRow | undefined {
-      return endpointById.get(id) as WebhookEndpointRow | undefined;
+      return opened(endpointById.get(id) as WebhookEndpointRow | undefined);
     },
     updateEndpoint(row: WebhookEndpointRow): void {
-      updateEndpoint.run(row);
+      updateEndpoint.run(sealed(row));
     },
     listEndpoints(accountId: string, mode: Mode, request: PageRequest) {
-      return page<WebhookEndpointRow>(
+      const result = page<WebhookEndpointRow>(
         'webhook_endpoints',
         [['account_id = ?', accountId], ['mode = ?', mode], ['deleted_at IS NULL']],
         request,
       );
+      return { ...result, items: result.items.map((row) => opened(row) as WebhookEndpointRow) };
     },
     enabledEndpoints(accountId: string, mode: Mode): WebhookEndpointRow[] {
-      return enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[];
+      return (enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[]).map(
+        (row) => opened(row) as WebhookEndpointRow,
+      );
+    },
+    /** Seals the secrets an older version stored in clear; returns how many it sealed. */
+    sealClearSecrets(): number {
+      let count = 0;
+      for (const row of allEndpointSecrets.all() as Array<{ id: string; secret: string }>) {
+        if (box.isSealed(row.secret)) continue;
+        setEndpointSecret.run(box.seal(row.secret, row.id), row.id);
+        count += 1;
+      }
+      return count;
     },
     insertDelivery(id: string, eventId: string, endpointId: string, dueAt: number, now: number): void {
       insertDelivery.run(id, eventId, endpointId, dueAt, now);
