@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createAccount, type NewAccount } from '../../server/domain/accounts.js';
 import type { Clock } from '../../server/domain/clock.js';
-import { createLogger } from '../../server/observability/logger.js';
+import { createLogger, type Logger } from '../../server/observability/logger.js';
 import { type RunningService, startService } from '../../server/service.js';
 
 export class ManualClock implements Clock {
@@ -72,7 +72,10 @@ function credentials(account: NewAccount) {
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const dbPath = join(dir, 'payments.db');
   const config = loadConfig({
@@ -90,7 +93,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const clock = new ManualClock();
   const service = await startService({
     config,
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     clock,
     autostartWorkers: false,
   });
