@@ -88,11 +88,12 @@ describe('/metrics is not public', () => {
       expect(hiddenBody.error.code).toBe('route_not_found');
       expect(hiddenBody.error.request_id).toBe(hidden.headers.get('x-request-id'));
 
-      for (const headers of [
+      const attempts: Array<Record<string, string>> = [
         {},
         { authorization: 'Bearer wrong-token-0123456789' },
         { authorization: token },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const refused = await metricsOf(on, headers);
         expect(refused.status).toBe(401);
         const text = await refused.text();

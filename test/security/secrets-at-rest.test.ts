@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { startService } from '../../server/service.js';
 import { createSecretBox, secretsKeyFilePath } from '../../server/storage/secret-box.js';
-import { ManualClock, startTestServer, type TestServer } from '../support/server.js';
+import { type ApiResponse, ManualClock, startTestServer, type TestServer } from '../support/server.js';
 
 /** Every byte an attacker with a copy of the database would have: the file and its WAL. */
 function databaseBytes(dbPath: string): string {
@@ -98,7 +98,7 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
   const replayCases: Array<{
     name: string;
     call: (s: TestServer, key: string) => Promise<{ secret: string; id: string; firstStatus: number }>;
-    replay: (s: TestServer, key: string) => ReturnType<TestServer['request']>;
+    replay: (s: TestServer, key: string) => Promise<ApiResponse>;
   }> = [
     {
       name: 'POST /webhook-endpoints',
