@@ -3,15 +3,22 @@ import { createSecretBox, resolveSecretsKey } from './secret-box.js';
 import { Store } from './store.js';
 
 /**
- * Opens the database with the secret box its endpoint secrets are sealed with, seals any secret
- * an older version left in clear, and then checkpoints so no page of the WAL still holds one.
+ * Opens the database with the secret box its endpoint secrets are sealed with. A database an
+ * older version wrote is cleaned once: secrets it kept in clear are sealed, stored responses
+ * that revealed one are forgotten, and the file is rebuilt (VACUUM) and checkpointed so no
+ * free page of the file or of the WAL still holds the old bytes.
  */
 export async function openStore(databasePath: string, configuredKey: Buffer | undefined): Promise<Store> {
   const store = new Store(
     openDatabase(databasePath),
     createSecretBox(resolveSecretsKey(configuredKey, databasePath)),
   );
-  const sealed = await store.transact((tx) => tx.events.sealClearSecrets());
-  if (sealed > 0) store.checkpoint();
+  const cleaned = await store.transact(
+    (tx) => tx.events.sealClearSecrets() + tx.idempotency.forgetRevealedSecrets(),
+  );
+  if (cleaned > 0) {
+    store.vacuum();
+    store.checkpoint();
+  }
   return store;
 }

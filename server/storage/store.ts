@@ -144,6 +144,11 @@ export class Store {
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /** Rebuilds the file without its free pages (after secrets were sealed on upgrade). */
+  vacuum(): void {
+    this.#db.exec('VACUUM');
+  }
+
   close(): void {
     this.#db.close();
   }

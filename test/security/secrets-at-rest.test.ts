@@ -210,7 +210,7 @@ describe('the key-encryption key', () => {
 });
 
 describe('upgrading a database written by an older version', () => {
-  it('seals the signing secrets it stored in clear, and leaves none in the file or the WAL', async () => {
+  it('seals the signing secrets it stored in clear, forgets stored responses that revealed one, and leaves none in the file or the WAL', async () => {
     const server = await startTestServer();
     const dbPath = server.dbPath;
     const created = await server.request('POST', '/webhook-endpoints', {
@@ -220,9 +220,14 @@ describe('upgrading a database written by an older version', () => {
     const id = created.body.data.id as string;
     await server.service.close();
 
-    // What the previous version left: the secret in clear.
+    // What the previous version left: the secret in clear, in the table and in the stored
+    // response of an idempotent request.
     const db = new Database(dbPath);
     db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(secret, id);
+    db.prepare(
+      `INSERT INTO idempotency_keys (account_id, mode, key, fingerprint, status_code, body, created_at)
+       VALUES (?, 'test', 'old-version', 'f', 201, ?, ?)`,
+    ).run(server.account.accountId, JSON.stringify({ status: 'success', data: { id, secret } }), Date.now());
     db.close();
     expect(databaseBytes(dbPath)).toContain(secret);
 
@@ -237,8 +242,13 @@ describe('upgrading a database written by an older version', () => {
       expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
       const row = await service.deps.store.read((tx) => tx.events.endpointById(id));
       expect(row?.secret).toBe(secret);
+      const stored = await service.deps.store.read((tx) =>
+        tx.idempotency.find(server.account.accountId, 'test', 'old-version', 0),
+      );
+      expect(stored).toBeUndefined();
     } finally {
       await service.close();
+      await server.close();
     }
   });
 });
