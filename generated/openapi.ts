@@ -3608,7 +3608,14 @@ export interface operations {
                  */
                 test?: components["parameters"]["TestMode"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key (a UUID is ideal) that makes retrying this `POST` safe: the same key
+                 *     and body within 24 hours replays the first response and moves no money again.
+                 * @example 5f1c0a52-3bd3-4a5e-9d0b-7c0a8e9f3e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The key's `id` (never the key itself). */
                 id: components["parameters"]["ApiKeyIdPath"];

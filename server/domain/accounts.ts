@@ -200,8 +200,13 @@ export async function rotateKey(
  * Revokes one key of the caller's account and mode at once. Refused for the last working key
  * of the mode, so no API call can leave the owner without a key.
  */
-export async function revokeKey(deps: Deps, caller: Caller, id: string): Promise<ApiKeyRow> {
-  return commit(deps, caller, undefined, (tx, now) => {
+export async function revokeKey(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  intent?: IdempotencyIntent<ApiKeyRow>,
+): Promise<ApiKeyRow> {
+  return commit(deps, caller, intent, (tx, now) => {
     requireActiveCaller(tx, caller, now);
     const key = tx.accounts.key(id);
     if (!key || key.account_id !== caller.accountId || key.mode !== caller.mode)

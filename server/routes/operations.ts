@@ -6,6 +6,7 @@ import * as logs from '../domain/logs.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import { toApiKey, toLog, toPage } from '../http/representations.js';
+import type { ApiKeyRow } from '../storage/rows.js';
 import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
 
 /** Call logs and API keys: what an account sees of its own use of the API. */
@@ -66,7 +67,12 @@ export function operationRoutes(deps: Deps): Router {
   });
 
   router.post('/api-keys/:id/revoke', async (req, res) => {
-    const key = await accounts.revokeKey(deps, callerOf(req), pathId(req));
+    const key = await accounts.revokeKey(
+      deps,
+      callerOf(req),
+      pathId(req),
+      idempotencyIntent(req, 200, (row: ApiKeyRow) => success(toApiKey(row, deps.clock.now()))),
+    );
     sendSuccess(res, 200, toApiKey(key, deps.clock.now()));
   });
 
