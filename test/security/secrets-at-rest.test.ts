@@ -4,6 +4,7 @@
  * signing secret, not in a table, not in an idempotency record.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
@@ -23,9 +24,17 @@ function databaseBytes(dbPath: string): string {
 describe('a copy of the database holds no usable secret', () => {
   let server: TestServer;
   const revealed: string[] = [];
+  let logged = '';
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // Every log line the server writes, at the most verbose level.
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += chunk.toString('utf8');
+        done();
+      },
+    });
+    server = await startTestServer({}, { logger: createLogger({ level: 'trace', destination: sink }) });
     revealed.push(server.account.testKey, server.account.liveKey);
     const endpoint = await server.request('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/hook', description: 'at rest' },
@@ -63,6 +72,14 @@ describe('a copy of the database holds no usable secret', () => {
     }
     expect(bytes).not.toMatch(/whsec_[0-9A-Za-z]{32}/);
     expect(bytes).not.toMatch(/sk_(live|test)_[0-9A-Za-z]{32}/);
+  });
+
+  it('no log line holds one either, and the call log keeps none', async () => {
+    await server.flushLogs();
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of revealed) expect(logged).not.toContain(secret.slice(-32));
+    const calls = await server.request('GET', '/logs', { query: { limit: 100 } });
+    for (const secret of revealed) expect(calls.text).not.toContain(secret.slice(-32));
   });
 
   it('still holds none after a checkpoint has moved the WAL into the file', async () => {
