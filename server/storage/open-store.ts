@@ -13,10 +13,10 @@ export async function openStore(databasePath: string, configuredKey: Buffer | un
     openDatabase(databasePath),
     createSecretBox(resolveSecretsKey(configuredKey, databasePath)),
   );
-  const cleaned = await store.transact(
-    (tx) => tx.events.sealClearSecrets() + tx.idempotency.forgetRevealedSecrets(),
-  );
-  if (cleaned > 0) {
+  // Looked for with a read first: an up-to-date database is not written to at start-up.
+  const dirty = await store.read((tx) => tx.events.hasClearSecrets() || tx.idempotency.hasRevealedSecrets());
+  if (dirty) {
+    await store.transact((tx) => tx.events.sealClearSecrets() + tx.idempotency.forgetRevealedSecrets());
     store.vacuum();
     store.checkpoint();
   }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /**
  * Seals secrets the server must be able to read back (webhook signing secrets) before they
@@ -77,8 +77,19 @@ export function resolveSecretsKey(configured: Buffer | undefined, databasePath: 
       throw new Error(`${path} does not hold a 32-byte hex key; restore it or set SECRETS_ENCRYPTION_KEY.`);
     return key;
   }
+  // Written aside and linked into place: a second process starting on the same database at the
+  // same moment either wins the link or reads the winner's complete file, never a partial one.
   const key = randomBytes(32);
-  writeFileSync(path, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(path, 0o600);
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(temporary, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    chmodSync(temporary, 0o600);
+    linkSync(temporary, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return resolveSecretsKey(undefined, databasePath);
+  } finally {
+    unlinkSync(temporary);
+  }
   return key;
 }

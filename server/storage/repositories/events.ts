@@ -60,6 +60,7 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
   );
   const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
   const allEndpointSecrets = db.prepare('SELECT id, secret FROM webhook_endpoints');
+  const anyClearSecret = db.prepare("SELECT 1 FROM webhook_endpoints WHERE secret NOT LIKE 'v1.%' LIMIT 1");
   const setEndpointSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
 
   const sealed = <T extends { id: string; secret: string }>(row: T): T => ({
@@ -110,6 +111,10 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
       return (enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[]).map(
         (row) => opened(row) as WebhookEndpointRow,
       );
+    },
+    /** Whether an older version left a secret in clear (a read: a read-only file stays usable). */
+    hasClearSecrets(): boolean {
+      return anyClearSecret.get() !== undefined;
     },
     /** Seals the secrets an older version stored in clear; returns how many it sealed. */
     sealClearSecrets(): number {
