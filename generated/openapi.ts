@@ -1949,7 +1949,7 @@ export interface components {
         RequestId: components["schemas"]["RequestId"];
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description How many calls the key may make in the current window. */
+        /** @description How many calls the account may make in this mode in the current window (shared by its keys). */
         RateLimitLimit: number;
         /** @description How many calls are left in the current window. */
         RateLimitRemaining: number;
