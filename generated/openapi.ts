@@ -521,6 +521,10 @@ export interface paths {
          *     `https` URLs (no loopback, private, link-local or metadata addresses), and `https` in
          *     live mode. An account may have a limited number of endpoints per mode (16 by default;
          *     `409 too_many_webhook_endpoints` past it).
+         *
+         *     The secret is not kept in a readable form for replays: a retry with the same
+         *     `Idempotency-Key` is answered `409 secret_not_replayed` with the endpoint's id in the
+         *     message, never the secret again.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -595,6 +599,8 @@ export interface paths {
          *     also keeps signing them for that long (two `v1` signatures in `X-Webhook-Signature`),
          *     so receivers can switch to the new secret without rejecting a delivery; without it,
          *     the previous secret stops at once.
+         *     A retry with the same `Idempotency-Key` is answered `409 secret_not_replayed`: the
+         *     secret is never shown twice.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -803,8 +809,50 @@ export interface paths {
          *     `grace_period_seconds` is 0 (the default), or at the end of the grace period, during
          *     which both keys work. The new key is shown only in this response. The rotation is
          *     recorded in the call logs.
+         *
+         *     Only an `active` key may rotate (`403 key_not_active` for a key in its grace period),
+         *     and a mode has at most two working keys (`409 too_many_active_keys`: revoke the other
+         *     one, or rotate with `grace_period_seconds: 0`). A retry with the same
+         *     `Idempotency-Key` is answered `409 secret_not_replayed`, naming the new key's id; the
+         *     key itself is never shown twice. Lost it? Revoke it by id and rotate again from a key
+         *     that still works, or ask the operator for a new key (`npm run admin -- reset-keys`).
          */
         post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}/revoke": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The key's `id` (never the key itself). */
+                id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key by id
+         * @description Revokes one secret key of the caller's account and mode at once, whether it is
+         *     `active` or in its grace period: from then on it is refused with `401
+         *     invalid_api_key`. Revoking a key that is already revoked changes nothing and answers
+         *     it again. Only an `active` key may revoke (`403 key_not_active`), and the last working
+         *     key of a mode cannot be revoked (`409 last_active_key`), so this call never leaves the
+         *     account without a key. A key may revoke itself when another key still works.
+         */
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1538,6 +1586,10 @@ export interface components {
                 next_cursor: components["schemas"]["NextCursor"];
             };
         };
+        ApiKeyResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["ApiKey"];
+        };
         /** @description How long the key being replaced keeps working. */
         ApiKeyRotate: {
             /**
@@ -1586,7 +1638,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1734,7 +1786,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The idempotency key was already used with a different request. */
+        /**
+         * @description The idempotency key was already used with a different request, or (operations that
+         *     reveal a secret) with this very request, whose secret is not shown again.
+         */
         IdempotencyConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -1851,6 +1906,36 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The calling key is in its grace period; only an active key manages keys. */
+        KeyNotActive: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The key operation conflicts with the keys that exist (`too_many_active_keys`,
+         *     `last_active_key`), the request is a retry of one that revealed a secret
+         *     (`secret_not_replayed`), or the idempotency key was used with another request.
+         */
+        KeyConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /**
          * @description Something went wrong on our side (`internal_error`). Nothing of it is shown; quote
          *     `request_id` to support. Every operation can answer it.
@@ -1885,7 +1970,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key made too many calls; retry after `Retry-After` seconds. */
+        /**
+         * @description The account made too many calls in this mode, or this address failed to authenticate
+         *     too often; retry after `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -1945,6 +2033,8 @@ export interface components {
         TopupIdPath: components["schemas"]["TopupId"];
         /** @description The service's `service_id`. */
         ServiceIdPath: components["schemas"]["ServiceId"];
+        /** @description The key's `id` (never the key itself). */
+        ApiKeyIdPath: components["schemas"]["ApiKeyId"];
         /** @description The webhook endpoint's `id`. */
         WebhookEndpointIdPath: components["schemas"]["WebhookEndpointId"];
         /** @description The event's `id`. */
@@ -1989,6 +2079,8 @@ export interface components {
         };
     };
     headers: {
+        /** @description `no-store`: the response holds a secret that no cache may keep. */
+        CacheControlNoStore: "no-store";
         /** @description The id of this request; errors repeat it as `error.request_id`. */
         RequestIdHeader: components["schemas"]["RequestId"];
         /**
@@ -1998,7 +2090,7 @@ export interface components {
         IdempotentReplayed: true;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description How many calls the key may make in the current window. */
+        /** @description How many calls the account may make in this mode in the current window (shared by its keys). */
         RateLimitLimit: number;
         /** @description How many calls are left in the current window. */
         RateLimitRemaining: number;
@@ -2086,6 +2178,7 @@ export type Log = components['schemas']['Log'];
 export type LogListResponse = components['schemas']['LogListResponse'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyListResponse = components['schemas']['ApiKeyListResponse'];
+export type ApiKeyResponse = components['schemas']['ApiKeyResponse'];
 export type ApiKeyRotate = components['schemas']['ApiKeyRotate'];
 export type ApiKeyRotationResponse = components['schemas']['ApiKeyRotationResponse'];
 export type HealthResponse = components['schemas']['HealthResponse'];
@@ -2110,6 +2203,8 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseServiceUnusable = components['responses']['ServiceUnusable'];
 export type ResponseRecipientUnusable = components['responses']['RecipientUnusable'];
 export type ResponseRefundUnprocessable = components['responses']['RefundUnprocessable'];
+export type ResponseKeyNotActive = components['responses']['KeyNotActive'];
+export type ResponseKeyConflict = components['responses']['KeyConflict'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -2125,10 +2220,12 @@ export type ParameterPaymentIdPath = components['parameters']['PaymentIdPath'];
 export type ParameterPayoutIdPath = components['parameters']['PayoutIdPath'];
 export type ParameterTopupIdPath = components['parameters']['TopupIdPath'];
 export type ParameterServiceIdPath = components['parameters']['ServiceIdPath'];
+export type ParameterApiKeyIdPath = components['parameters']['ApiKeyIdPath'];
 export type ParameterWebhookEndpointIdPath = components['parameters']['WebhookEndpointIdPath'];
 export type ParameterEventIdPath = components['parameters']['EventIdPath'];
 export type RequestBodyPaymentCreateBody = components['requestBodies']['PaymentCreateBody'];
 export type RequestBodyWebhookEvent = components['requestBodies']['WebhookEvent'];
+export type HeaderCacheControlNoStore = components['headers']['CacheControlNoStore'];
 export type HeaderRequestIdHeader = components['headers']['RequestIdHeader'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
@@ -3244,6 +3341,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3532,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,6 +3902,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,9 +3911,60 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
+            403: components["responses"]["KeyNotActive"];
+            409: components["responses"]["KeyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: {
+                /**
+                 * @description A unique key (a UUID is ideal) that makes retrying this `POST` safe: the same key
+                 *     and body within 24 hours replays the first response and moves no money again.
+                 * @example 5f1c0a52-3bd3-4a5e-9d0b-7c0a8e9f3e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The key's `id` (never the key itself). */
+                id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, now revoked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyNotActive"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["KeyConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3901,5 +4052,6 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
+export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

@@ -8,10 +8,12 @@ import { handleErrors } from './http/error-handler.js';
 import { idempotentPosts } from './http/idempotency.js';
 import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
-import { rateLimitPerKey } from './http/rate-limit.js';
+import { rateLimitPerAccount } from './http/rate-limit.js';
 import { assignRequestId } from './http/request-id.js';
 import { observeRequests } from './http/request-metrics.js';
 import { headAgain, headAsGet, routeNotFound, strictApiRoutes } from './http/routing.js';
+import { metricsRoute, noSniff } from './http/security-headers.js';
+import { refuseUnsafeText } from './http/text-fields.js';
 import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
 import { healthCheck } from './routes/health.js';
@@ -45,11 +47,11 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
   app.set('etag', false);
 
   app.use(assignRequestId);
+  app.use(noSniff);
   app.use(observeRequests(metrics, logger));
   app.use(callLog);
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  // Not public: the operator's scraper sends METRICS_TOKEN (docs/decisions/0007-secrets-at-rest.md).
+  app.get('/metrics', metricsRoute(metrics, deps.config.metricsToken));
 
   // Public pages, outside the API: the contract, its docs and the hosted checkout.
   app.use(docsRoutes());
@@ -59,10 +61,16 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));
   app.use(
     '/v1',
-    rateLimitPerKey({ limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs }),
+    rateLimitPerAccount({ limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs }),
   );
   app.use(strictApiRoutes());
-  app.use('/v1', jsonBody(deps.config.bodyLimitBytes), refuseUnreadBodies, refuseLoneSurrogates);
+  app.use(
+    '/v1',
+    jsonBody(deps.config.bodyLimitBytes),
+    refuseUnreadBodies,
+    refuseLoneSurrogates,
+    refuseUnsafeText,
+  );
   app.use(headAsGet, contractValidator({ validateResponses: deps.config.validateResponses }), headAgain);
   app.use(idempotentPosts(deps));
 

@@ -1,3 +1,5 @@
+import { parseSecretsKey } from './storage/secret-box.js';
+
 /**
  * Settings from environment variables, checked once at start-up. A bad value stops the
  * process with the names of every bad variable, instead of failing later mid-request.
@@ -43,6 +45,16 @@ export interface Config {
   webhookCircuitFailures: number;
   /** First pause of an endpoint whose circuit opened; doubles while it keeps failing (max 1 h). */
   webhookCircuitCooldownMs: number;
+  /**
+   * Key-encryption key for secrets the server must read back (SECRETS_ENCRYPTION_KEY, 32
+   * bytes). Required in production; elsewhere a key file beside the database is used.
+   */
+  secretsEncryptionKey: Buffer | undefined;
+  /** Bearer token that `GET /metrics` requires (METRICS_TOKEN); unset, /metrics is off. */
+  metricsToken: string | undefined;
+  /** Failed authentications allowed per client address per window before 429. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -139,7 +151,23 @@ export function loadConfig(env: Env): Config {
     webhookMaxEndpointsPerAccount: int('WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 16, 1, 1000),
     webhookCircuitFailures: int('WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
     webhookCircuitCooldownMs: int('WEBHOOK_CIRCUIT_COOLDOWN_MS', 30_000, 1, 3_600_000),
+    secretsEncryptionKey: undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowMs: int('AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 3_600_000),
   };
+  const kek = env.SECRETS_ENCRYPTION_KEY;
+  if (kek) {
+    config.secretsEncryptionKey = parseSecretsKey(kek);
+    if (!config.secretsEncryptionKey) {
+      problems.push('SECRETS_ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64');
+    }
+  } else if (nodeEnv === 'production') {
+    problems.push('SECRETS_ENCRYPTION_KEY is required in production (32 bytes, hex: openssl rand -hex 32)');
+  }
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

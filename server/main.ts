@@ -51,7 +51,9 @@ async function main(): Promise<void> {
         'A sandbox account was created for you (shown once; keys are stored hashed):',
         `  API user:  ${account.apiUser}`,
         `  Test key:  ${account.testKey}`,
-        `  Live key:  ${account.liveKey}`,
+        // The live key moves real money: it is never printed where terminals and CI logs keep
+        // it. Its owner gets one from the operator: npm run admin -- reset-keys --mode live.
+        '  Live key:  not shown; get one with npm run admin -- reset-keys --api-user <API user> --mode live',
         '',
         'Try it:',
         `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,

@@ -7,14 +7,14 @@ import type { Config } from './config.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/context.js';
 import { type CallLog, createCallLog } from './http/call-log.js';
+import { answerClientErrors } from './http/client-errors.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
 import { unconnectedOperator } from './operators/unconnected-operator.js';
-import { openDatabase } from './storage/database.js';
+import { openStore } from './storage/open-store.js';
 import type { Mode } from './storage/rows.js';
-import { Store } from './storage/store.js';
 import type { ResolveHost } from './webhooks/url-policy.js';
 import type { Worker } from './workers/polling-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
@@ -54,7 +54,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   mkdirSync(dirname(config.databasePath), { recursive: true });
-  const store = new Store(openDatabase(config.databasePath));
+  const store = await openStore(config.databasePath, config.secretsEncryptionKey);
   const deps: Deps = {
     store,
     clock,
@@ -84,6 +84,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Longer than clients keep idle connections (undici: 4 s) and than a write may block the loop
   // waiting for another process's lock (busy_timeout: 5 s), so the server never closes a
   // connection a client is just reusing.
+  answerClientErrors(server, logger);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;

@@ -14,6 +14,7 @@
  *                                  sections: bare, api, validation, prism, growth, webhooks
  *   npm run bench -- --profile     also writes V8 CPU profiles of our servers to build/bench/profiles
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -122,6 +123,8 @@ const apiEnv = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
+  // Production requires a key-encryption key for stored webhook secrets; a fresh one per run.
+  SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   // The highest the configuration accepts (1,000,000 calls per key per second): never reached.
   RATE_LIMIT_PER_WINDOW: '1000000',
   // Keeps the sandbox settlement out of the request-path measurements (the payments stay

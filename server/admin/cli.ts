@@ -8,8 +8,7 @@ import { parseArgs } from 'node:util';
 import { currencyValues } from '../../generated/openapi.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
-import { openDatabase } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { openStore } from '../storage/open-store.js';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -18,9 +17,11 @@ Commands:
       Creates an account with its API user, a test key and a live key (shown once).
       --json prints exactly {"api_user","test_key","live_key"} for scripts.
   reset-keys --api-user <uuid> --mode <test|live> [--json]
-      Revokes every key of that mode at once and prints the single new key.
+      Revokes every key of that mode at once and prints the single new key: the way back
+      for an owner who lost every working key (a lost rotation response, a leak).
 
-Environment: DATABASE_PATH (default ./data/payments.db).`;
+Environment: DATABASE_PATH (default ./data/payments.db), SECRETS_ENCRYPTION_KEY (required in
+production; elsewhere the key file beside the database is used).`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -41,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
     throw err;
   }
   mkdirSync(dirname(config.databasePath), { recursive: true });
-  const store = new Store(openDatabase(config.databasePath));
+  const store = await openStore(config.databasePath, config.secretsEncryptionKey);
   try {
     if (command === 'create-account') {
       const { values } = parseArgs({

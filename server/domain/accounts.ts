@@ -3,7 +3,7 @@ import type { ApiKey } from '../../generated/openapi.js';
 import type { ApiKeyRow, Mode } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { commit } from './transaction.js';
 
@@ -137,6 +137,24 @@ export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: 
   });
 }
 
+/** At most this many keys of one account and mode work at once (active or in a grace period). */
+export const maxWorkingKeys = 2;
+
+/** Only an active key manages keys: one in its grace period is on its way out. */
+function requireActiveCaller(tx: Tx, caller: Caller, now: number): void {
+  const key = tx.accounts.key(caller.keyId);
+  if (!key || !keyIsLive(key, now)) {
+    throw new ApiError(401, 'invalid_api_key', 'The API key is invalid, revoked or expired.');
+  }
+  if (key.expires_at !== null) {
+    throw new ApiError(
+      403,
+      'key_not_active',
+      'This key is in its grace period; only an active key can rotate or revoke keys.',
+    );
+  }
+}
+
 export interface Rotation {
   secretKey: string;
   apiKey: ApiKeyRow;
@@ -145,7 +163,8 @@ export interface Rotation {
 
 /**
  * Replaces the caller's key: a new key of the same mode, and the old one retired at once or
- * at the end of the grace period.
+ * at the end of the grace period. Only an active key rotates, and never past two working keys
+ * (docs/decisions/0008-key-lifecycle.md).
  */
 export async function rotateKey(
   deps: Deps,
@@ -154,6 +173,19 @@ export async function rotateKey(
   intent?: IdempotencyIntent<Rotation>,
 ): Promise<Rotation> {
   return commit(deps, caller, intent, (tx, now) => {
+    requireActiveCaller(tx, caller, now);
+    const others = tx.accounts
+      .workingKeys(caller.accountId, caller.mode, now)
+      .filter((key) => key.id !== caller.keyId);
+    const afterwards = others.length + 1 + (gracePeriodSeconds > 0 ? 1 : 0);
+    if (afterwards > maxWorkingKeys) {
+      throw new ApiError(
+        409,
+        'too_many_active_keys',
+        `This mode already has ${maxWorkingKeys} working keys; revoke ${others.map((k) => k.id).join(', ')} ` +
+          'first, or rotate with grace_period_seconds 0.',
+      );
+    }
     const created = insertKey(tx, caller.accountId, caller.mode, now);
     const endsAt = now + gracePeriodSeconds * 1000;
     tx.accounts.retireKey(caller.keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
@@ -161,6 +193,36 @@ export async function rotateKey(
     const previousKey = tx.accounts.key(caller.keyId);
     if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
     return { secretKey: created.secret, apiKey, previousKey };
+  });
+}
+
+/**
+ * Revokes one key of the caller's account and mode at once. Refused for the last working key
+ * of the mode, so no API call can leave the owner without a key.
+ */
+export async function revokeKey(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  intent?: IdempotencyIntent<ApiKeyRow>,
+): Promise<ApiKeyRow> {
+  return commit(deps, caller, intent, (tx, now) => {
+    requireActiveCaller(tx, caller, now);
+    const key = tx.accounts.key(id);
+    if (!key || key.account_id !== caller.accountId || key.mode !== caller.mode)
+      throw notFound('API key', id);
+    if (!keyIsLive(key, now)) return key;
+    const working = tx.accounts.workingKeys(caller.accountId, caller.mode, now);
+    if (working.length <= 1) {
+      throw new ApiError(
+        409,
+        'last_active_key',
+        `${id} is the last working key of this mode; rotate instead of revoking it.`,
+        'id',
+      );
+    }
+    tx.accounts.revokeKey(id, now);
+    return tx.accounts.key(id) as ApiKeyRow;
   });
 }
 

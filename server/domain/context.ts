@@ -36,4 +36,9 @@ export interface IdempotencyIntent<T> {
   fingerprint: string;
   status: number;
   render: (result: T) => unknown;
+  /**
+   * For a response that reveals a secret: the id of what it created. Only that id is stored,
+   * never the rendered response, so a replay cannot reveal the secret again.
+   */
+  withhold?: (result: T) => string;
 }

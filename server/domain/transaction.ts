@@ -3,6 +3,25 @@ import type { Caller, Deps, IdempotencyIntent } from './context.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
+/** What is stored instead of a response that revealed a secret (see `IdempotencyIntent.withhold`). */
+export interface WithheldResponse {
+  secret_withheld: { id: string };
+}
+
+/**
+ * Deletes the idempotency records older than the 24-hour window, at most once an hour. A
+ * record past the window is never replayed anyway; this keeps the table from growing.
+ */
+export function idempotencyPurger(deps: Deps): () => Promise<number> {
+  let lastPurge = Number.NEGATIVE_INFINITY;
+  return async () => {
+    const now = deps.clock.now();
+    if (now - lastPurge < 3_600_000) return 0;
+    lastPurge = now;
+    return deps.store.transact((tx) => tx.idempotency.purge(now - idempotencyWindowMs));
+  };
+}
+
 /**
  * Thrown (rolling the transaction back) when another request with the same Idempotency-Key
  * committed between our look-up and our commit. The HTTP layer then replays that response.
@@ -35,7 +54,11 @@ export async function commit<T>(
         {
           fingerprint: intent.fingerprint,
           status_code: intent.status,
-          body: JSON.stringify(intent.render(result)),
+          body: JSON.stringify(
+            intent.withhold
+              ? ({ secret_withheld: { id: intent.withhold(result) } } satisfies WithheldResponse)
+              : intent.render(result),
+          ),
           created_at: now,
         },
         now - idempotencyWindowMs,

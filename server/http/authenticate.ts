@@ -24,17 +24,70 @@ function apiUserOf(header: string | undefined): string | undefined {
 }
 
 /**
+ * Counts failed authentications per client address in fixed windows. Once an address reaches
+ * the limit, every call from it is refused until its window ends, a right key included:
+ * otherwise a guesser would still learn which guess was right.
+ */
+function failedAuthentications(limit: number, windowMs: number, maxAddresses = 100_000) {
+  const windows = new Map<string, { startedAt: number; failures: number }>();
+  const current = (address: string, now: number) => {
+    const window = windows.get(address);
+    if (window && now < window.startedAt + windowMs) return window;
+    if (window) windows.delete(address);
+    return undefined;
+  };
+  return {
+    /** Seconds the address must still wait, or 0 when it may try. */
+    blockedFor(address: string, now: number): number {
+      const window = current(address, now);
+      if (!window || window.failures < limit) return 0;
+      return Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
+    },
+    fail(address: string, now: number): void {
+      let window = current(address, now);
+      if (!window) {
+        if (windows.size >= maxAddresses) {
+          const oldest = windows.keys().next();
+          if (!oldest.done) windows.delete(oldest.value);
+        }
+        window = { startedAt: now, failures: 0 };
+        windows.set(address, window);
+      }
+      window.failures += 1;
+    },
+  };
+}
+
+/**
  * Resolves `Authorization: Bearer <key>` and `X-API-User` to the calling account and mode, and
  * refuses `test=true` with a live key, so nobody believes they are testing with real money.
+ * An address that keeps failing to authenticate is refused with 429 for the rest of its window.
  */
 export function authenticateCaller(deps: Deps): RequestHandler {
-  return async (req, _res, next) => {
-    const caller = await authenticate(
-      deps.store,
-      bearerKey(req.get('authorization')),
-      apiUserOf(req.get('x-api-user')),
-      deps.clock.now(),
-    );
+  const failures = failedAuthentications(deps.config.authFailureLimit, deps.config.authFailureWindowMs);
+  return async (req, res, next) => {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const wait = failures.blockedFor(address, Date.now());
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait));
+      throw new ApiError(
+        429,
+        'too_many_failed_authentications',
+        `Too many failed authentications from this address; retry after ${wait} second${wait === 1 ? '' : 's'}.`,
+      );
+    }
+    let caller: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      caller = await authenticate(
+        deps.store,
+        bearerKey(req.get('authorization')),
+        apiUserOf(req.get('x-api-user')),
+        deps.clock.now(),
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) failures.fail(address, Date.now());
+      throw err;
+    }
     req.context.caller = caller;
     const test = new URL(req.originalUrl, 'http://x').searchParams.get('test');
     if (test === 'true' && caller.mode === 'live') {

@@ -22,12 +22,40 @@ function bodyParserError(err: { type?: unknown; status?: unknown }): ApiError | 
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 application/json.');
+    case 'entity.not.utf8':
+      return new ApiError(400, 'invalid_text', 'The request body is not valid UTF-8.');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return new ApiError(400, 'malformed_json', 'The request body could not be read.');
     default:
       return undefined;
+  }
+}
+
+/**
+ * A 4xx raised by Node, `send` (static files) or another piece of Express machinery, as an
+ * http-errors object: answered in the envelope with a stable code, never as a 500. A 403 from
+ * `send` (a dotfile, a path escaping the folder) is a 404: it does not confirm that anything
+ * is there.
+ */
+function clientErrorOf(err: { status?: unknown; statusCode?: unknown }): ApiError | undefined {
+  const status = typeof err.status === 'number' ? err.status : err.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  switch (status) {
+    case 403:
+    case 404:
+      return new ApiError(404, 'route_not_found', 'No such path in this API.');
+    case 405:
+      return new ApiError(405, 'method_not_allowed', 'This path does not accept this method.');
+    case 413:
+      return new ApiError(413, 'payload_too_large', 'The request body is too large.');
+    case 415:
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 application/json.');
+    case 431:
+      return new ApiError(431, 'headers_too_large', 'The request headers are too large.');
+    default:
+      return new ApiError(status, 'malformed_request', 'The request could not be understood.');
   }
 }
 
@@ -65,6 +93,8 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
       return new ApiError(413, 'payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
     return requestValidationError(err);
   }
+  const clientError = clientErrorOf(err as { status?: unknown; statusCode?: unknown });
+  if (clientError) return clientError;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && unavailableSqliteCodes.test(code)) {
     return new ApiError(

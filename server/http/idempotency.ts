@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller, Deps, IdempotencyIntent } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
-import { idempotencyWindowMs } from '../domain/transaction.js';
+import { idempotencyWindowMs, type WithheldResponse } from '../domain/transaction.js';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonicalJson(value: unknown): string {
@@ -45,6 +45,18 @@ export async function replayStored(
   );
   if (!stored) return false;
   if (stored.fingerprint !== intent.fingerprint) throw reused();
+  if (stored.body.startsWith('{"secret_withheld"')) {
+    const { id } = (JSON.parse(stored.body) as WithheldResponse).secret_withheld;
+    res.setHeader('Idempotent-Replayed', 'true').setHeader('Cache-Control', 'no-store');
+    throw new ApiError(
+      409,
+      'secret_not_replayed',
+      `This request already succeeded and created ${id}. Its secret was shown once, in the first ` +
+        'response, and is not kept: a retry cannot show it again. To get a new secret, rotate ' +
+        'with a new Idempotency-Key.',
+      'Idempotency-Key',
+    );
+  }
   res
     .status(stored.status_code)
     .setHeader('Idempotent-Replayed', 'true')
@@ -74,7 +86,9 @@ export function idempotencyIntent<T>(
   req: Request,
   status: number,
   render: (result: T) => unknown,
+  withhold?: (result: T) => string,
 ): IdempotencyIntent<T> | undefined {
   const intent = req.context.idempotency;
-  return intent ? { ...intent, status, render } : undefined;
+  if (!intent) return undefined;
+  return withhold ? { ...intent, status, render, withhold } : { ...intent, status, render };
 }

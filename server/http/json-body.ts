@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '../domain/errors.js';
+import { utf8Only } from './text-fields.js';
 
 /**
  * Parses JSON bodies up to `limitBytes`. Malformed JSON and oversized bodies become errors the
@@ -7,7 +8,12 @@ import { ApiError } from '../domain/errors.js';
  * left unparsed for the contract validator to refuse (`unsupported_media_type`).
  */
 export function jsonBody(limitBytes: number) {
-  return express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
+  return express.json({
+    limit: limitBytes,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+    verify: utf8Only,
+  });
 }
 
 const jsonTypes = ['application/json', 'application/*+json'];

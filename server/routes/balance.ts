@@ -3,17 +3,13 @@ import { Router } from 'express';
 import * as balance from '../domain/balance.js';
 import { iso } from '../domain/clock.js';
 import type { Deps } from '../domain/context.js';
+import { csvField } from '../http/csv.js';
 import { sendSuccess } from '../http/envelope.js';
 import { toLedgerEntry, toPage } from '../http/representations.js';
 import type { LedgerRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, text, time } from './query.js';
 
 const csvColumns = 'id,created_at,type,amount,currency,balance_after,source_id,description';
-
-function csvField(value: string | number): string {
-  const s = String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 function csvLine(row: LedgerRow): string {
   return `${[

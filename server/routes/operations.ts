@@ -6,7 +6,8 @@ import * as logs from '../domain/logs.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import { toApiKey, toLog, toPage } from '../http/representations.js';
-import { callerOf, createdRange, integer, pageOf, text } from './query.js';
+import type { ApiKeyRow } from '../storage/rows.js';
+import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
 
 /** Call logs and API keys: what an account sees of its own use of the API. */
 export function operationRoutes(deps: Deps): Router {
@@ -54,9 +55,25 @@ export function operationRoutes(deps: Deps): Router {
       deps,
       callerOf(req),
       grace,
-      idempotencyIntent(req, 201, (r: accounts.Rotation) => success(render(r))),
+      idempotencyIntent(
+        req,
+        201,
+        (r: accounts.Rotation) => success(render(r)),
+        (r) => r.apiKey.id,
+      ),
     );
+    res.setHeader('Cache-Control', 'no-store');
     sendSuccess(res, 201, render(rotation));
+  });
+
+  router.post('/api-keys/:id/revoke', async (req, res) => {
+    const key = await accounts.revokeKey(
+      deps,
+      callerOf(req),
+      pathId(req),
+      idempotencyIntent(req, 200, (row: ApiKeyRow) => success(toApiKey(row, deps.clock.now()))),
+    );
+    sendSuccess(res, 200, toApiKey(key, deps.clock.now()));
   });
 
   return router;

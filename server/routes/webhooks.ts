@@ -30,8 +30,14 @@ export function webhookRoutes(deps: Deps): Router {
       deps,
       callerOf(req),
       req.body as WebhookEndpointCreate,
-      idempotencyIntent(req, 201, (row: WebhookEndpointRow) => success(withSecret(row))),
+      idempotencyIntent(
+        req,
+        201,
+        (row: WebhookEndpointRow) => success(withSecret(row)),
+        (row) => row.id,
+      ),
     );
+    res.setHeader('Cache-Control', 'no-store');
     sendSuccess(res, 201, withSecret(endpoint));
   });
 
@@ -66,8 +72,14 @@ export function webhookRoutes(deps: Deps): Router {
       callerOf(req),
       pathId(req),
       (req.body as WebhookSecretRotation | undefined) ?? {},
-      idempotencyIntent(req, 200, (row: WebhookEndpointRow) => success(withSecret(row))),
+      idempotencyIntent(
+        req,
+        200,
+        (row: WebhookEndpointRow) => success(withSecret(row)),
+        (row) => row.id,
+      ),
     );
+    res.setHeader('Cache-Control', 'no-store');
     sendSuccess(res, 200, withSecret(endpoint));
   });
 

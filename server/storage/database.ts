@@ -22,6 +22,9 @@ export function openDatabase(path: string): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted and overwritten content is zeroed, not left in free pages where a copy of the file
+  // would still show it (docs/decisions/0007-secrets-at-rest.md).
+  db.pragma('secure_delete = ON');
   migrate(db);
   return db;
 }

@@ -10,8 +10,9 @@ import { paymentsRepository } from './repositories/payments.js';
 import { payoutsRepository } from './repositories/payouts.js';
 import { servicesRepository } from './repositories/services.js';
 import { topupsRepository } from './repositories/topups.js';
+import type { SecretBox } from './secret-box.js';
 
-function repositories(db: Db) {
+function repositories(db: Db, box: SecretBox) {
   const page = createPager(db);
   return {
     accounts: accountsRepository(db, page),
@@ -20,7 +21,7 @@ function repositories(db: Db) {
     payments: paymentsRepository(db, page),
     payouts: payoutsRepository(db, page),
     topups: topupsRepository(db, page),
-    events: eventsRepository(db, page),
+    events: eventsRepository(db, page, box),
     idempotency: idempotencyRepository(db),
     logs: logsRepository(db, page),
   };
@@ -59,9 +60,9 @@ export class Store {
   #queue: QueuedWork[] = [];
   #flushScheduled = false;
 
-  constructor(db: Db) {
+  constructor(db: Db, box: SecretBox) {
     this.#db = db;
-    this.#tx = repositories(db);
+    this.#tx = repositories(db, box);
     this.#readTransaction = db.transaction((work: (tx: Tx) => unknown) => work(this.#tx));
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
@@ -141,6 +142,11 @@ export class Store {
   /** Writes the WAL back into the main file; used on graceful shutdown. */
   checkpoint(): void {
     this.#db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Rebuilds the file without its free pages (after secrets were sealed on upgrade). */
+  vacuum(): void {
+    this.#db.exec('VACUUM');
   }
 
   close(): void {

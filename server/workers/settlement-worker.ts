@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
 import { settleDue } from '../domain/settlement.js';
+import { idempotencyPurger } from '../domain/transaction.js';
 import { startPollingWorker, type Worker } from './polling-worker.js';
 
 /**
@@ -8,10 +9,16 @@ import { startPollingWorker, type Worker } from './polling-worker.js';
  * Everything it needs is in the database, so after a restart it simply carries on.
  */
 export function startSettlementWorker(deps: Deps, logger: Logger, options: { autostart: boolean }): Worker {
+  // Housekeeping rides on the same loop: idempotency records past their 24 hours are purged.
+  const purgeIdempotency = idempotencyPurger(deps);
   return startPollingWorker({
     name: 'settlement',
     pollMs: deps.config.settlementPollMs,
-    pass: () => settleDue(deps),
+    pass: async () => {
+      const settled = await settleDue(deps);
+      await purgeIdempotency();
+      return settled;
+    },
     logger,
     autostart: options.autostart,
   });

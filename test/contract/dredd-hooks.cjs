@@ -32,7 +32,7 @@ const fixtureByPrefix = {
   evt: f.eventId,
   wal: f.otherWalletId,
 };
-/** Every example id (`pay_26ck...`) becomes the fixture of its kind. */
+/** Every example id (`pay_26ck...`) becomes the fixture of its kind (keys: see keyStates). */
 const realIds = (text) =>
   text.replace(
     /\b(pay|po|tu|svc|we|evt|wal)_[0-9A-Za-z]{24}\b/g,
@@ -99,11 +99,19 @@ async function craft(transaction) {
   let body = transaction.request.body ? JSON.parse(realIds(transaction.request.body)) : undefined;
   let rawBody;
   let contentType = body === undefined ? undefined : 'application/json';
-  let credentials = op === 'rotateApiKey' ? ctx.rotation : ctx.account;
+  let credentials = op === 'rotateApiKey' || op === 'revokeApiKey' ? ctx.rotation : ctx.account;
   let expectCode;
   const headers = {};
   const idempotencyKey = `dredd-${process.pid}-${++counter}`;
   if (pathFixture[op]) path = path.replace(/[a-z]+_[0-9A-Za-z]{24}/, pathFixture[op]);
+
+  if (op === 'revokeApiKey' && [200, 403, 409].includes(status)) {
+    // The rotation account's keys, in the state each status needs (see keyStates below).
+    const prepared = await keyStates[status]();
+    path = `/api-keys/${prepared.id}/revoke`;
+    credentials = prepared.credentials;
+    expectCode = prepared.code;
+  }
 
   switch (status) {
     case 200:
@@ -135,6 +143,14 @@ async function craft(transaction) {
       else credentials = { ...credentials, apiUser: '00000000-0000-4000-8000-000000000000' };
       break;
     case 403:
+      if (op === 'rotateApiKey') {
+        // A key in its grace period (the one the 201 transaction retired) manages no keys.
+        expectCode = 'key_not_active';
+        credentials = ctx.rotationPrevious;
+        if (!credentials) throw new Error('no key in its grace period: the 201 rotation did not run first');
+        break;
+      }
+      if (op === 'revokeApiKey') break;
       expectCode = 'insufficient_balance';
       if (op === 'createPayout') body.amount = 1_000_000_000;
       else if (op === 'createBulkPayout')
@@ -146,10 +162,12 @@ async function craft(transaction) {
       break;
     case 404:
       expectCode = 'resource_not_found';
-      if (op === 'createRefund') body.payment_id = unknownId('pay');
+      if (op === 'revokeApiKey') path = `/api-keys/${unknownId('key')}/revoke`;
+      else if (op === 'createRefund') body.payment_id = unknownId('pay');
       else path = path.replace(/\b([a-z]+)_[0-9A-Za-z]{24}\b/, (_, prefix) => unknownId(prefix));
       break;
     case 409:
+      if (op === 'revokeApiKey') break;
       if (op === 'updateService') {
         path = `/services/${f.deletedService}`;
         expectCode = 'service_deleted';
@@ -159,6 +177,8 @@ async function craft(transaction) {
       } else {
         // The same key, first with the 2xx request, then with another request.
         expectCode = 'idempotency_key_reused';
+        // A rotation that retires the caller at once fits beside the key in its grace period.
+        if (op === 'rotateApiKey') body = { grace_period_seconds: 0 };
         const first = await send(
           method,
           path + (query.size ? `?${query}` : ''),
@@ -262,6 +282,52 @@ async function craft(transaction) {
   }
 }
 
+/** The working keys of the rotation account, as seen by its current key. */
+async function workingKeys() {
+  const list = await send('GET', '/api-keys?limit=100', ctx.rotation);
+  return list.data.items.filter((k) => k.status !== 'revoked');
+}
+
+async function rotateWithGrace() {
+  const previous = ctx.rotation;
+  const rotated = await send('POST', '/api-keys/rotate', ctx.rotation, { grace_period_seconds: 3600 });
+  ctx.rotation = { ...ctx.rotation, key: rotated.data.secret_key };
+  return {
+    previous,
+    current: ctx.rotation,
+    previousId: rotated.data.previous_key.id,
+    currentId: rotated.data.api_key.id,
+  };
+}
+
+/**
+ * revokeApiKey's statuses need keys in given states, made here from the rotation account:
+ * 200 revokes a key in its grace period; 403 is a key in its grace period trying to revoke;
+ * 409 is the last working key revoking itself.
+ */
+const keyStates = {
+  200: async () => {
+    let spare = (await workingKeys()).find((k) => k.status === 'expiring');
+    if (!spare) spare = { id: (await rotateWithGrace()).previousId };
+    return { id: spare.id, credentials: ctx.rotation };
+  },
+  403: async () => {
+    for (const key of await workingKeys()) {
+      if (key.status === 'expiring') await send('POST', `/api-keys/${key.id}/revoke`, ctx.rotation);
+    }
+    const { previous, currentId } = await rotateWithGrace();
+    return { id: currentId, credentials: previous, code: 'key_not_active' };
+  },
+  409: async () => {
+    const keys = await workingKeys();
+    for (const key of keys) {
+      if (key.status === 'expiring') await send('POST', `/api-keys/${key.id}/revoke`, ctx.rotation);
+    }
+    const own = keys.find((k) => k.status === 'active');
+    return { id: own.id, credentials: ctx.rotation, code: 'last_active_key' };
+  },
+};
+
 /** The CSV export's first line, as its description documents it. */
 const csvColumns = 'id,created_at,type,amount,currency,balance_after,source_id,description';
 
@@ -285,6 +351,7 @@ hooks.afterEach((transaction) => {
     body = undefined;
   }
   if (op === 'rotateApiKey' && transaction.real.statusCode === 201 && body?.data?.secret_key) {
+    if (body.data.previous_key.status === 'expiring') ctx.rotationPrevious = ctx.rotation;
     ctx.rotation = { ...ctx.rotation, key: body.data.secret_key };
   }
   if (op === 'exportBalanceTransactions' && transaction.real.statusCode === 200) {

@@ -38,6 +38,7 @@ import {
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { secretsKeyFilePath } from '../../server/storage/secret-box.js';
 import {
   type CallResult,
   type ChildServer,
@@ -378,6 +379,8 @@ describe('a read-only database file', () => {
       chmodSync(folder.dir, 0o755); // mkdtemp made it 0700: the server's user must reach its folder
       chownSync(dir, nobody.uid, nobody.gid);
       chownSync(dbPath, nobody.uid, nobody.gid);
+      // The key that seals webhook secrets, generated beside the database, belongs to the server's user.
+      chownSync(secretsKeyFilePath(dbPath), nobody.uid, nobody.gid);
     }
     const countsBefore = tableCounts(dbPath);
     const hashBefore = sha256(dbPath);

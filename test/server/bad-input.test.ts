@@ -248,6 +248,10 @@ beforeAll(async () => {
       'webhook endpoint',
     )
   ).id;
+  // The key revokeApiKey names: the rotation account's own, so no bad request touches the others.
+  ids.key = (
+    await created(await server.request('GET', '/api-keys', { as: rotator.test }), 200, 'keys')
+  ).items[0]?.id;
   const events = await server.request('GET', '/events', { as, query: { transaction_id: ids.pay as string } });
   ids.evt = (await created(events, 200, 'events')).items[0]?.id;
   if (!ids.evt) throw new Error(`no event for the payment ${ids.pay}: ${events.text}`);
@@ -322,7 +326,8 @@ function validBodyFor(op: Operation): Json {
 }
 
 /** Whose data each operation works on. */
-const ownerOf = (op: Operation) => (op.operationId === 'rotateApiKey' ? rotator : server);
+const ownerOf = (op: Operation) =>
+  op.operationId === 'rotateApiKey' || op.operationId === 'revokeApiKey' ? rotator : server;
 
 /**
  * What a write could change, read before and after its bad requests. Money operations are

@@ -40,7 +40,7 @@ interface Party {
   as: Credentials;
   accountId: string;
   wallet: string;
-  /** The ids this party created, by prefix (`svc`, `we`, `tu`, `pay`, `po`, `evt`). */
+  /** The ids this party created, by prefix (`svc`, `we`, `tu`, `pay`, `po`, `evt`, `key`). */
   ids: Record<string, string>;
 }
 
@@ -109,6 +109,7 @@ beforeAll(async () => {
   }
 
   for (const p of Object.values(parties)) {
+    p.ids.key = (await dataOf(await request(p, 'GET', '/api-keys'), 200, `${p.name} keys`)).items[0]?.id;
     p.ids.svc = (
       await dataOf(
         await request(p, 'POST', '/services', { name: `${p.name} shop` }),
@@ -270,6 +271,7 @@ describe('the contract', () => {
       'getEvent',
       'listEventDeliveries',
       'resendEvent',
+      'revokeApiKey',
     ]);
     for (const op of withId) expect(party('A test').ids[idPrefixOf(op)], op.operationId).toBeDefined();
   });

@@ -130,8 +130,9 @@ describe('rate limits', () => {
 
 describe('operations endpoints', () => {
   let server: TestServer;
+  const metricsToken = 'metrics-token-for-tests-0123456789';
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ METRICS_TOKEN: metricsToken });
   });
   afterAll(() => server.close());
 
@@ -143,7 +144,9 @@ describe('operations endpoints', () => {
 
   it('GET /metrics exposes request counts by operation and the outbox depth', async () => {
     await server.request('GET', '/balance');
-    const response = await fetch(server.url.replace(/\/v1$/, '/metrics'));
+    const response = await fetch(server.url.replace(/\/v1$/, '/metrics'), {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
     const text = await response.text();
     expect(text).toMatch(/http_requests_total\{operation="getBalance",method="GET",status="200"\} 1/);
     expect(text).toMatch(/webhook_outbox_depth \d+/);

@@ -31,6 +31,7 @@ export const fastServerEnv: Record<string, string> = {
   WEBHOOK_RETRY_BASE_MS: '100',
   WEBHOOK_TIMEOUT_MS: '2000',
   RATE_LIMIT_PER_WINDOW: '1000000',
+  AUTH_FAILURE_LIMIT: '1000000',
 };
 
 export interface ChildServerOptions {

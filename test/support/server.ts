@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createAccount, type NewAccount } from '../../server/domain/accounts.js';
 import type { Clock } from '../../server/domain/clock.js';
-import { createLogger } from '../../server/observability/logger.js';
+import { createLogger, type Logger } from '../../server/observability/logger.js';
 import { type RunningService, startService } from '../../server/service.js';
 import type { ResolveHost } from '../../server/webhooks/url-policy.js';
 
@@ -79,7 +79,7 @@ function credentials(account: NewAccount) {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { resolveHost?: ResolveHost } = {},
+  options: { resolveHost?: ResolveHost; logger?: Logger } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const dbPath = join(dir, 'payments.db');
@@ -91,12 +91,14 @@ export async function startTestServer(
     SANDBOX_SETTLE_MS: '1000',
     // High enough that no test is limited by accident; rate-limit tests lower it.
     RATE_LIMIT_PER_WINDOW: '1000000',
+    // Tests send many wrong keys on purpose; the failed-authentication tests lower it.
+    AUTH_FAILURE_LIMIT: '1000000',
     ...env,
   });
   const clock = new ManualClock();
   const service = await startService({
     config,
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     clock,
     autostartWorkers: false,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),

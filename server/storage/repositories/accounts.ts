@@ -19,6 +19,13 @@ export function accountsRepository(db: Db, page: Pager) {
     'UPDATE api_keys SET expires_at = MIN(COALESCE(expires_at, @ends), @ends), revoked_at = @revoked WHERE id = @id AND revoked_at IS NULL',
   );
   const accountByApiUser = db.prepare('SELECT * FROM accounts WHERE api_user = ?');
+  const workingKeys = db.prepare(
+    `SELECT * FROM api_keys WHERE account_id = ? AND mode = ? AND (revoked_at IS NULL OR revoked_at > @now)
+       AND (expires_at IS NULL OR expires_at > @now) ORDER BY seq`,
+  );
+  const revokeKey = db.prepare(
+    'UPDATE api_keys SET revoked_at = @now, expires_at = MIN(COALESCE(expires_at, @now), @now) WHERE id = @id AND revoked_at IS NULL',
+  );
   const revokeAll = db.prepare(
     'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND mode = ? AND revoked_at IS NULL',
   );
@@ -42,6 +49,14 @@ export function accountsRepository(db: Db, page: Pager) {
     /** Revokes every key of one mode at once (an operator's response to a leak). */
     revokeAllKeys(accountId: string, mode: Mode, now: number): number {
       return revokeAll.run(now, accountId, mode).changes;
+    },
+    /** The keys of one mode that work at `now`: active ones and those in a grace period. */
+    workingKeys(accountId: string, mode: Mode, now: number): ApiKeyRow[] {
+      return workingKeys.all(accountId, mode, { now }) as ApiKeyRow[];
+    },
+    /** Revokes one key at `now`; false when it was already revoked. */
+    revokeKey(id: string, now: number): boolean {
+      return revokeKey.run({ id, now }).changes === 1;
     },
     firstAccount(): AccountRow | undefined {
       return anyAccount.get() as AccountRow | undefined;

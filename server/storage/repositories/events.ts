@@ -1,6 +1,7 @@
 import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
+import type { SecretBox } from '../secret-box.js';
 
 /** An endpoint with a due delivery, and what fair selection needs to know of it. */
 export interface DueEndpoint {
@@ -9,8 +10,12 @@ export interface DueEndpoint {
   consecutive_failures: number;
 }
 
-/** Events, the webhook endpoints they go to, and the outbox of deliveries between them. */
-export function eventsRepository(db: Db, page: Pager) {
+/**
+ * Events, the webhook endpoints they go to, and the outbox of deliveries between them.
+ * Endpoint signing secrets are sealed on the way in and opened on the way out, so the rows
+ * callers see hold the usable secret and the table holds only ciphertext.
+ */
+export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
   const insertEvent = db.prepare(
     `INSERT INTO events (id, account_id, mode, event, transaction_id, payload, created_at)
      VALUES (@id, @account_id, @mode, @event, @transaction_id, @payload, @created_at)`,
@@ -94,6 +99,22 @@ export function eventsRepository(db: Db, page: Pager) {
       WHERE id = @id AND status = 'pending' AND locked_until IS @lease`,
   );
   const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+  const allEndpointSecrets = db.prepare('SELECT id, secret FROM webhook_endpoints');
+  const anyClearSecret = db.prepare("SELECT 1 FROM webhook_endpoints WHERE secret NOT LIKE 'v1.%' LIMIT 1");
+  const setEndpointSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
+
+  // The previous secret (still signing during a rotation's overlap) is sealed like the current one.
+  const sealed = <T extends { id: string; secret: string; previous_secret?: string | null }>(row: T): T => ({
+    ...row,
+    secret: box.seal(row.secret, row.id),
+    ...(row.previous_secret ? { previous_secret: box.seal(row.previous_secret, row.id) } : {}),
+  });
+  const opened = (row: WebhookEndpointRow | undefined): WebhookEndpointRow | undefined =>
+    row && {
+      ...row,
+      secret: box.open(row.secret, row.id),
+      previous_secret: row.previous_secret ? box.open(row.previous_secret, row.id) : row.previous_secret,
+    };
 
   return {
     insertEvent(row: Omit<EventRow, 'seq'>): void {
@@ -113,26 +134,43 @@ export function eventsRepository(db: Db, page: Pager) {
       );
     },
     insertEndpoint(row: Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>): void {
-      insertEndpoint.run(row);
+      insertEndpoint.run(sealed(row));
     },
     getEndpoint(accountId: string, mode: Mode, id: string): WebhookEndpointRow | undefined {
-      return getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined;
+      return opened(getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined);
     },
     endpointById(id: string): WebhookEndpointRow | undefined {
-      return endpointById.get(id) as WebhookEndpointRow | undefined;
+      return opened(endpointById.get(id) as WebhookEndpointRow | undefined);
     },
     updateEndpoint(row: WebhookEndpointRow): void {
-      updateEndpoint.run(row);
+      updateEndpoint.run(sealed(row));
     },
     listEndpoints(accountId: string, mode: Mode, request: PageRequest) {
-      return page<WebhookEndpointRow>(
+      const result = page<WebhookEndpointRow>(
         'webhook_endpoints',
         [['account_id = ?', accountId], ['mode = ?', mode], ['deleted_at IS NULL']],
         request,
       );
+      return { ...result, items: result.items.map((row) => opened(row) as WebhookEndpointRow) };
     },
     enabledEndpoints(accountId: string, mode: Mode): WebhookEndpointRow[] {
-      return enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[];
+      return (enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[]).map(
+        (row) => opened(row) as WebhookEndpointRow,
+      );
+    },
+    /** Whether an older version left a secret in clear (a read: a read-only file stays usable). */
+    hasClearSecrets(): boolean {
+      return anyClearSecret.get() !== undefined;
+    },
+    /** Seals the secrets an older version stored in clear; returns how many it sealed. */
+    sealClearSecrets(): number {
+      let count = 0;
+      for (const row of allEndpointSecrets.all() as Array<{ id: string; secret: string }>) {
+        if (box.isSealed(row.secret)) continue;
+        setEndpointSecret.run(box.seal(row.secret, row.id), row.id);
+        count += 1;
+      }
+      return count;
     },
     insertDelivery(id: string, eventId: string, endpointId: string, dueAt: number, now: number): void {
       insertDelivery.run(id, eventId, endpointId, dueAt, now);

@@ -14,6 +14,10 @@ export function idempotencyRepository(db: Db) {
      WHERE idempotency_keys.created_at <= ?`,
   );
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?');
+  // Responses an older version stored with the secret they revealed.
+  const revealing = `body LIKE '%"secret":"whsec%' OR body LIKE '%"secret_key":"sk%'`;
+  const forgetSecrets = db.prepare(`DELETE FROM idempotency_keys WHERE ${revealing}`);
+  const anyRevealing = db.prepare(`SELECT 1 FROM idempotency_keys WHERE ${revealing} LIMIT 1`);
 
   return {
     /** The stored response for a key younger than `notBefore`, if any. */
@@ -40,6 +44,13 @@ export function idempotencyRepository(db: Db) {
     },
     purge(olderThan: number): number {
       return purge.run(olderThan).changes;
+    },
+    hasRevealedSecrets(): boolean {
+      return anyRevealing.get() !== undefined;
+    },
+    /** Deletes stored responses that hold a revealed secret (written by an older version). */
+    forgetRevealedSecrets(): number {
+      return forgetSecrets.run().changes;
     },
   };
 }

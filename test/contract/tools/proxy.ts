@@ -427,10 +427,16 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     409,
     client.PUT('/services/{id}', { params: { path: { id: service.service_id } }, body: { name: 'x' } }),
   );
-  await ok(
+  const rotated = await ok(
     'rotate key with grace',
     201,
     client.POST('/api-keys/rotate', { body: { grace_period_seconds: 60 } }),
+  );
+  // The client still holds the retired key: in its grace period, it cannot revoke its successor.
+  await ok(
+    'revoke the new key from the retired one',
+    403,
+    client.POST('/api-keys/{id}/revoke', { params: { path: { id: rotated.data.data.api_key.id } } }),
   );
 }
 

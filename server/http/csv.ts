@@ -1,0 +1,12 @@
+/**
+ * One CSV cell (RFC 4180 quoting). A text cell a spreadsheet would run as a formula (it starts
+ * with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`, which spreadsheets
+ * show as text: an export never runs what someone typed. Numbers stay numbers.
+ *
+ * @example
+ * csvField('=HYPERLINK("http://x")') // `"'=HYPERLINK(""http://x"")"`
+ */
+export function csvField(value: string | number): string {
+  const s = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

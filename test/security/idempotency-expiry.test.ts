@@ -1,0 +1,56 @@
+/**
+ * Idempotency records are a copy of past responses: they are kept 24 hours, then forgotten and
+ * purged from the file, so the table is not an ever-growing archive of what the API answered.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const hour = 3_600_000;
+
+function storedRecords(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe('idempotency records expire after 24 hours and are purged', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const createService = (key: string) =>
+    server.request('POST', '/services', {
+      body: { name: 'Idempotent shop', type: 'website' },
+      headers: { 'idempotency-key': key },
+    });
+
+  it('within 24 hours a retry replays the first answer; the record stays through a purge pass', async () => {
+    const first = await createService('expiry-1');
+    expect(first.status).toBe(201);
+    server.clock.advance(23 * hour);
+    await server.settle(0);
+    expect(storedRecords(server.dbPath)).toBe(1);
+    const again = await createService('expiry-1');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.service_id).toMatch(/^svc_/);
+    expect(again.body.data.service_id).toBe(first.body.data.service_id);
+  });
+
+  it('after 24 hours the record is purged from the file, and the key starts a new request', async () => {
+    const first = await createService('expiry-2');
+    expect(first.status, first.text).toBe(201);
+    server.clock.advance(24 * hour + 1);
+    await server.settle(0);
+    expect(storedRecords(server.dbPath)).toBe(0);
+    const again = await createService('expiry-2');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data.service_id).not.toBe(first.body.data.service_id);
+  });
+});

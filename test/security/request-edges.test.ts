@@ -1,0 +1,204 @@
+/**
+ * Attack: requests that Node's HTTP parser, body-parser, `send` (static files) or the contract
+ * validator refuse before any route runs. Each must be answered in the error envelope with the
+ * request id (header and body), never as a 500, and never logged as an error, which would let
+ * anyone flood the error alerts.
+ */
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../server/observability/logger.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends bytes exactly as given and reads the answer until the server closes or it is complete. */
+function rawRequest(port: number, bytes: string | Buffer): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer; got ${Buffer.concat(chunks).toString('latin1')}`));
+    }, 10_000);
+    const tryParse = (final: boolean) => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      if (split < 0) return final ? reject(new Error(`no header block in ${text}`)) : undefined;
+      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = text.slice(split + 4);
+      const length = Number(headers['content-length'] ?? Number.NaN);
+      if (!final && !(Number.isFinite(length) && Buffer.byteLength(body) >= length)) return undefined;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body });
+    };
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      tryParse(false);
+    });
+    socket.on('end', () => tryParse(true));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+describe('every 4xx raised below the routes is in the envelope, with the request id, and not an error log', () => {
+  let server: TestServer;
+  let port: number;
+  const lines: Array<{ level: string; msg?: string }> = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    server = await startTestServer({}, { logger: createLogger({ level: 'info', destination: sink }) });
+    port = server.service.port;
+  });
+  afterAll(() => server.close());
+
+  const auth = () => `Authorization: Bearer ${server.test.key}\r\nX-API-User: ${server.test.apiUser}\r\n`;
+
+  function expectEnvelope(answer: RawAnswer, status: number, code: string) {
+    expect(answer.status, answer.body).toBe(status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(answer.body);
+    expect(body.status).toBe('error');
+    expect(body.error.code).toBe(code);
+    expect(body.error.request_id).toMatch(/^req_/);
+    expect(answer.headers['x-request-id']).toBe(body.error.request_id);
+  }
+
+  const cases: Array<{ name: string; status: number; code: string; bytes: () => string | Buffer }> = [
+    {
+      name: 'malformed HTTP framing (no version, bare LF junk)',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => 'GARBAGE\x01 /v1/balance\r\n\r\n',
+    },
+    {
+      name: 'a Content-Length that is not a number',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => 'POST /v1/services HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    },
+    {
+      name: 'both Content-Length and chunked Transfer-Encoding (request smuggling)',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () =>
+        'POST /v1/services HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    },
+    {
+      name: 'headers larger than the server accepts',
+      status: 431,
+      code: 'headers_too_large',
+      bytes: () => `GET /v1/balance HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    },
+    {
+      name: 'an unsupported Content-Encoding',
+      status: 415,
+      code: 'unsupported_media_type',
+      bytes: () => {
+        const body = '{"name":"x"}';
+        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: x-evil\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      },
+    },
+    {
+      name: 'a gzip body that is not gzip',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => {
+        const body = 'this is not gzip at all';
+        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      },
+    },
+    {
+      name: 'a truncated gzip body',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => {
+        const body = gzipSync('{"name":"truncated shop"}').subarray(0, 12);
+        return Buffer.concat([
+          Buffer.from(
+            `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          ),
+          body,
+        ]);
+      },
+    },
+    {
+      name: 'an unsupported charset',
+      status: 415,
+      code: 'unsupported_media_type',
+      bytes: () => {
+        const body = '{"name":"x"}';
+        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json; charset=latin1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      },
+    },
+    {
+      name: 'a missing file under /docs',
+      status: 404,
+      code: 'route_not_found',
+      bytes: () => 'GET /docs/missing.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+    {
+      name: 'an encoded path traversal under /docs',
+      status: 404,
+      code: 'route_not_found',
+      bytes: () => 'GET /docs/..%2f..%2fpackage.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+    {
+      name: 'a double-dot segment under /docs sent raw',
+      status: 404,
+      code: 'route_not_found',
+      bytes: () => 'GET /docs/%2e%2e/%2e%2e/package.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+    {
+      name: 'a dotfile under /docs',
+      status: 404,
+      code: 'route_not_found',
+      bytes: () => 'GET /docs/.env HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+    {
+      name: 'a NUL byte in a /docs path',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => 'GET /docs/index.html%00.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+    {
+      name: 'a malformed percent-encoding under /docs',
+      status: 400,
+      code: 'malformed_request',
+      bytes: () => 'GET /docs/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    },
+  ];
+
+  for (const attack of cases) {
+    it(`${attack.name}: ${attack.status} ${attack.code}`, async () => {
+      const before = lines.length;
+      const answer = await rawRequest(port, attack.bytes());
+      expectEnvelope(answer, attack.status, attack.code);
+      const logged = lines.slice(before);
+      expect(logged.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+    });
+  }
+
+  it('the server still answers normally afterwards', async () => {
+    expect((await server.request('GET', '/balance')).status).toBe(200);
+    expect(lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+  });
+});

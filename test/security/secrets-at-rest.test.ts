@@ -1,0 +1,271 @@
+/**
+ * Attack: someone gets a copy of the SQLite file and its WAL (a backup, a stolen disk, a
+ * misplaced support dump). They must find no usable secret in it: no API key, no webhook
+ * signing secret, not in a table, not in an idempotency record.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { startService } from '../../server/service.js';
+import { createSecretBox, secretsKeyFilePath } from '../../server/storage/secret-box.js';
+import { type ApiResponse, ManualClock, startTestServer, type TestServer } from '../support/server.js';
+
+/** Every byte an attacker with a copy of the database would have: the file and its WAL. */
+function databaseBytes(dbPath: string): string {
+  const parts = [dbPath, `${dbPath}-wal`, `${dbPath}-journal`]
+    .filter((p) => existsSync(p))
+    .map((p) => readFileSync(p).toString('latin1'));
+  return parts.join('\n');
+}
+
+describe('a copy of the database holds no usable secret', () => {
+  let server: TestServer;
+  const revealed: string[] = [];
+  let logged = '';
+
+  beforeAll(async () => {
+    // Every log line the server writes, at the most verbose level.
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += chunk.toString('utf8');
+        done();
+      },
+    });
+    server = await startTestServer({}, { logger: createLogger({ level: 'trace', destination: sink }) });
+    revealed.push(server.account.testKey, server.account.liveKey);
+    const endpoint = await server.request('POST', '/webhook-endpoints', {
+      body: { url: 'http://127.0.0.1:9/hook', description: 'at rest' },
+      headers: { 'idempotency-key': 'create-endpoint-1' },
+    });
+    expect(endpoint.status).toBe(201);
+    revealed.push(endpoint.body.data.secret);
+    const rotated = await server.request(
+      'POST',
+      `/webhook-endpoints/${endpoint.body.data.id}/rotate-secret`,
+      {
+        headers: { 'idempotency-key': 'rotate-secret-1' },
+      },
+    );
+    expect(rotated.status).toBe(200);
+    revealed.push(rotated.body.data.secret);
+    const key = await server.request('POST', '/api-keys/rotate', {
+      body: { grace_period_seconds: 3600 },
+      headers: { 'idempotency-key': 'rotate-key-1' },
+    });
+    expect(key.status).toBe(201);
+    revealed.push(key.body.data.secret_key);
+  });
+  afterAll(() => server.close());
+
+  it('neither the file nor its WAL contains any key or signing secret, nor their random part', () => {
+    const bytes = databaseBytes(server.dbPath);
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(existsSync(`${server.dbPath}-wal`)).toBe(true);
+    for (const secret of revealed) {
+      expect(secret).toMatch(/^(sk_(live|test)_|whsec_)[0-9A-Za-z]{32}$/);
+      expect(bytes).not.toContain(secret);
+      // Not even the random part, in case a prefix was stripped before storing.
+      expect(bytes).not.toContain(secret.slice(-32));
+    }
+    expect(bytes).not.toMatch(/whsec_[0-9A-Za-z]{32}/);
+    expect(bytes).not.toMatch(/sk_(live|test)_[0-9A-Za-z]{32}/);
+  });
+
+  it('no log line holds one either, and the call log keeps none', async () => {
+    await server.flushLogs();
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of revealed) expect(logged).not.toContain(secret.slice(-32));
+    const calls = await server.request('GET', '/logs', { query: { limit: 100 } });
+    for (const secret of revealed) expect(calls.text).not.toContain(secret.slice(-32));
+  });
+
+  it('still holds none after a checkpoint has moved the WAL into the file', async () => {
+    server.service.deps.store.checkpoint();
+    const bytes = databaseBytes(server.dbPath);
+    for (const secret of revealed) expect(bytes).not.toContain(secret.slice(-32));
+  });
+
+  it('the key that seals the signing secrets lives outside the database, readable by its owner only', () => {
+    const keyFile = secretsKeyFilePath(server.dbPath);
+    expect(existsSync(keyFile)).toBe(true);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(databaseBytes(server.dbPath)).not.toContain(key);
+  });
+
+  it('deliveries are still signed with the secret the integrator was shown', async () => {
+    // The endpoint was rotated; the secret shown by the rotation is the one the worker reads back.
+    const endpoints = await server.service.deps.store.read((tx) =>
+      tx.events.listEndpoints(server.account.accountId, 'test', { limit: 10 }),
+    );
+    expect(endpoints.items.map((e) => e.secret)).toContain(revealed[3]);
+  });
+});
+
+describe('a replay of a secret-bearing request does not reveal the secret again', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const replayCases: Array<{
+    name: string;
+    call: (s: TestServer, key: string) => Promise<{ secret: string; id: string; firstStatus: number }>;
+    replay: (s: TestServer, key: string) => Promise<ApiResponse>;
+  }> = [
+    {
+      name: 'POST /webhook-endpoints',
+      call: async (s, key) => {
+        const r = await s.request('POST', '/webhook-endpoints', {
+          body: { url: 'http://127.0.0.1:9/replay' },
+          headers: { 'idempotency-key': key },
+        });
+        return { secret: r.body.data.secret, id: r.body.data.id, firstStatus: r.status };
+      },
+      replay: (s, key) =>
+        s.request('POST', '/webhook-endpoints', {
+          body: { url: 'http://127.0.0.1:9/replay' },
+          headers: { 'idempotency-key': key },
+        }),
+    },
+    {
+      name: 'POST /webhook-endpoints/{id}/rotate-secret',
+      call: async (s, key) => {
+        const created = await s.request('POST', '/webhook-endpoints', {
+          body: { url: 'http://127.0.0.1:9/r' },
+        });
+        const r = await s.request('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`, {
+          headers: { 'idempotency-key': key },
+        });
+        (replayCases[1] as { endpointId?: string }).endpointId = created.body.data.id;
+        return { secret: r.body.data.secret, id: r.body.data.id, firstStatus: r.status };
+      },
+      replay: (s, key) =>
+        s.request(
+          'POST',
+          `/webhook-endpoints/${(replayCases[1] as { endpointId?: string }).endpointId}/rotate-secret`,
+          {
+            headers: { 'idempotency-key': key },
+          },
+        ),
+    },
+    {
+      name: 'POST /api-keys/rotate (with a grace period, so the calling key still works)',
+      call: async (s, key) => {
+        const r = await s.request('POST', '/api-keys/rotate', {
+          body: { grace_period_seconds: 600 },
+          headers: { 'idempotency-key': key },
+        });
+        return { secret: r.body.data.secret_key, id: r.body.data.api_key.id, firstStatus: r.status };
+      },
+      replay: (s, key) =>
+        s.request('POST', '/api-keys/rotate', {
+          body: { grace_period_seconds: 600 },
+          headers: { 'idempotency-key': key },
+        }),
+    },
+  ];
+
+  for (const [index, replayCase] of replayCases.entries()) {
+    it(`${replayCase.name}: the first answer shows it once with no-store; a retry gets 409 secret_not_replayed naming the object`, async () => {
+      const key = `replay-secret-${index}`;
+      const first = await replayCase.call(server, key);
+      expect([200, 201]).toContain(first.firstStatus);
+      const again = await replayCase.replay(server, key);
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('secret_not_replayed');
+      expect(again.body.error.message).toContain(first.id);
+      expect(again.body.error.request_id).toBe(again.headers.get('x-request-id'));
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.headers.get('cache-control')).toBe('no-store');
+      expect(again.text).not.toContain(first.secret);
+      expect(again.text).not.toContain(first.secret.slice(-32));
+      // And nothing was done twice: the replay created nothing.
+      const rows = await server.service.deps.store.read((tx) =>
+        tx.idempotency.find(server.account.accountId, 'test', key, 0),
+      );
+      expect(rows?.body).not.toContain(first.secret.slice(-32));
+    });
+  }
+
+  it('the responses that reveal a secret tell caches not to keep them', async () => {
+    const created = await server.request('POST', '/webhook-endpoints', {
+      body: { url: 'http://127.0.0.1:9/c' },
+    });
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const rotated = await server.request('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    const other = await server.newAccount('no-store');
+    const key = await server.request('POST', '/api-keys/rotate', { as: other.test });
+    expect(key.status).toBe(201);
+    expect(key.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('the key-encryption key', () => {
+  it('is required in production, and a malformed one is refused at start-up', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ NODE_ENV: 'development', SECRETS_ENCRYPTION_KEY: 'short' })).toThrow(
+      /SECRETS_ENCRYPTION_KEY/,
+    );
+    const config = loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32) });
+    expect(config.secretsEncryptionKey?.length).toBe(32);
+  });
+
+  it('a sealed secret copied onto another row, or opened with another key, does not open', () => {
+    const box = createSecretBox(Buffer.alloc(32, 1));
+    const sealed = box.seal('whsec_abc', 'we_1');
+    expect(box.open(sealed, 'we_1')).toBe('whsec_abc');
+    expect(() => box.open(sealed, 'we_2')).toThrow();
+    expect(() => createSecretBox(Buffer.alloc(32, 2)).open(sealed, 'we_1')).toThrow();
+  });
+});
+
+describe('upgrading a database written by an older version', () => {
+  it('seals the signing secrets it stored in clear, forgets stored responses that revealed one, and leaves none in the file or the WAL', async () => {
+    const server = await startTestServer();
+    const dbPath = server.dbPath;
+    const created = await server.request('POST', '/webhook-endpoints', {
+      body: { url: 'http://127.0.0.1:9/old' },
+    });
+    const secret = created.body.data.secret as string;
+    const id = created.body.data.id as string;
+    await server.service.close();
+
+    // What the previous version left: the secret in clear, in the table and in the stored
+    // response of an idempotent request.
+    const db = new Database(dbPath);
+    db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(secret, id);
+    db.prepare(
+      `INSERT INTO idempotency_keys (account_id, mode, key, fingerprint, status_code, body, created_at)
+       VALUES (?, 'test', 'old-version', 'f', 201, ?, ?)`,
+    ).run(server.account.accountId, JSON.stringify({ status: 'success', data: { id, secret } }), Date.now());
+    db.close();
+    expect(databaseBytes(dbPath)).toContain(secret);
+
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath });
+    const service = await startService({
+      config,
+      logger: createLogger({ level: 'silent' }),
+      clock: new ManualClock(),
+      autostartWorkers: false,
+    });
+    try {
+      expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
+      const row = await service.deps.store.read((tx) => tx.events.endpointById(id));
+      expect(row?.secret).toBe(secret);
+      const stored = await service.deps.store.read((tx) =>
+        tx.idempotency.find(server.account.accountId, 'test', 'old-version', 0),
+      );
+      expect(stored).toBeUndefined();
+    } finally {
+      await service.close();
+      await server.close();
+    }
+  });
+});
