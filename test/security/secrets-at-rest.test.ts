@@ -13,6 +13,9 @@ import { startService } from '../../server/service.js';
 import { createSecretBox, secretsKeyFilePath } from '../../server/storage/secret-box.js';
 import { type ApiResponse, ManualClock, startTestServer, type TestServer } from '../support/server.js';
 
+/** The endpoints registered here are on 127.0.0.1 (never called: port 9 is discard). */
+const allowLocalReceivers = { WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
+
 /** Every byte an attacker with a copy of the database would have: the file and its WAL. */
 function databaseBytes(dbPath: string): string {
   const parts = [dbPath, `${dbPath}-wal`, `${dbPath}-journal`]
@@ -34,7 +37,9 @@ describe('a copy of the database holds no usable secret', () => {
         done();
       },
     });
-    server = await startTestServer({}, { logger: createLogger({ level: 'trace', destination: sink }) });
+    server = await startTestServer(allowLocalReceivers, {
+      logger: createLogger({ level: 'trace', destination: sink }),
+    });
     revealed.push(server.account.testKey, server.account.liveKey);
     const endpoint = await server.request('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/hook', description: 'at rest' },
@@ -108,7 +113,7 @@ describe('a copy of the database holds no usable secret', () => {
 describe('a replay of a secret-bearing request does not reveal the secret again', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(allowLocalReceivers);
   });
   afterAll(() => server.close());
 
@@ -228,7 +233,7 @@ describe('the key-encryption key', () => {
 
 describe('upgrading a database written by an older version', () => {
   it('seals the signing secrets it stored in clear, forgets stored responses that revealed one, and leaves none in the file or the WAL', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer(allowLocalReceivers);
     const dbPath = server.dbPath;
     const created = await server.request('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/old' },
@@ -248,7 +253,13 @@ describe('upgrading a database written by an older version', () => {
     db.close();
     expect(databaseBytes(dbPath)).toContain(secret);
 
-    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: dbPath,
+      ...allowLocalReceivers,
+    });
     const service = await startService({
       config,
       logger: createLogger({ level: 'silent' }),

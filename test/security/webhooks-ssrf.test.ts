@@ -63,7 +63,10 @@ const internalUrls = (port: number) => [
 describe('no server-side request forgery by default', () => {
   it('the opt-in is off in every NODE_ENV unless set', () => {
     for (const NODE_ENV of ['development', 'test', 'production']) {
-      expect(loadConfig({ NODE_ENV }).webhookAllowPrivateUrlsInTest, NODE_ENV).toBe(false);
+      expect(
+        loadConfig({ NODE_ENV, SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32) }).webhookAllowPrivateUrlsInTest,
+        NODE_ENV,
+      ).toBe(false);
     }
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' }).webhookAllowPrivateUrlsInTest).toBe(
       true,

@@ -222,6 +222,7 @@ const intrusionBodies: Record<string, Json> = {
     url: 'https://93.184.216.34/stolen',
   },
   resendEvent: {},
+  rotateWebhookEndpointSecret: { overlap_seconds: 60 },
 };
 
 /** Whose id, and which keys must not reach it. */

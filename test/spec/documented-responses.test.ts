@@ -11,9 +11,13 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { type Json, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
-/** Headers HTTP itself adds, which a contract does not describe. */
+/**
+ * Headers HTTP itself adds, which a contract does not describe, and `X-Content-Type-Options:
+ * nosniff`, which every response carries and the Conventions state once.
+ */
 const transportHeaders = new Set([
   'content-type',
+  'x-content-type-options',
   'content-length',
   'date',
   'connection',
