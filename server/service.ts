@@ -9,9 +9,9 @@ import type { Deps } from './domain/context.js';
 import { type CallLog, createCallLog } from './http/call-log.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { liveOperator } from './operators/live-operator.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
-import { unconnectedOperator } from './operators/unconnected-operator.js';
 import { openDatabase } from './storage/database.js';
 import type { Mode } from './storage/rows.js';
 import { Store } from './storage/store.js';
@@ -52,6 +52,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   mkdirSync(dirname(config.databasePath), { recursive: true });
   const store = new Store(openDatabase(config.databasePath));
+  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
   const deps: Deps = {
     store,
     clock,
@@ -59,14 +60,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger,
     operators: {
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
-      live: options.operators?.live ?? unconnectedOperator,
+      live: options.operators?.live ?? liveOperator(config, logger, metrics.operatorCalls),
     },
   };
   const autostart = options.autostartWorkers ?? true;
-  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
   const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
-  const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware });
-  const settlement = startSettlementWorker(deps, logger, { autostart });
+  let settlement: Worker | undefined;
+  const wakeSettlement = () => {
+    settlement
+      ?.runOnce()
+      .catch((err) => logger.warn({ err }, 'settlement pass after an operator callback failed'));
+  };
+  const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware, wakeSettlement });
+  settlement = startSettlementWorker(deps, logger, { autostart });
   const webhooks = startWebhookWorker(deps, logger, metrics, { autostart });
 
   const server: Server = await new Promise((resolve, reject) => {

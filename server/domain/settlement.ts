@@ -1,10 +1,12 @@
 import type { EventName } from '../../generated/openapi.js';
+import { faultPoint } from '../operators/fault-points.js';
 import type { OperatorKind, OperatorStatus } from '../operators/operator.js';
 import type { Mode, PaymentRow, PayoutRow, TopupRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import type { Deps } from './context.js';
 import { recordEvent } from './events.js';
 import { credit } from './ledger.js';
+import { askOperator, type OperatorAsk } from './operator-requests.js';
 
 /**
  * Applies operator outcomes to pending payments, top-ups and payouts. Every transition is a
@@ -99,12 +101,17 @@ export function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: numbe
 function finalFrom(status: OperatorStatus): Final | null {
   if (status.state === 'success') return { status: 'success' };
   if (status.state === 'failed') return { status: 'failed', failureCode: status.failureCode };
+  if (status.state === 'expired') return { status: 'expired' };
   return null;
 }
 
 interface Pending {
   id: string;
   operator_ref: string | null;
+  operator_token: string | null;
+  payment_method: string | null;
+  amount: number;
+  currency: string;
   expires_at: number;
 }
 
@@ -128,20 +135,49 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   });
 
   // A hosted payment's charge starts when the customer pays (its updated_at while pending).
+  // An operator that says it never got a request (MTN: 404 on its status) gets the same
+  // request again, same reference: that is the only way a request is ever sent twice, and the
+  // operator answers a reference it already has with 409 (accepted), so it never pays twice.
   const look = async (
     kind: OperatorKind,
+    table: OperatorAsk['table'],
     row: Pending & { mode: Mode },
     msisdn: string | null,
     initiatedAt: number,
+    apply: (tx: Tx, final: Final, now: number) => boolean,
   ): Promise<Final | null> => {
     if (row.operator_ref && msisdn) {
       const status = await operators[row.mode].status(kind, {
         operatorRef: row.operator_ref,
         msisdn,
         initiatedAt,
+        paymentMethod: row.payment_method,
+        operatorToken: row.operator_token,
       });
       const final = finalFrom(status);
-      if (final) return final;
+      if (final) {
+        faultPoint('after_operator_status');
+        return final;
+      }
+      if (status.state === 'not_received' && row.expires_at > now) {
+        const sent = await askOperator(
+          deps,
+          kind,
+          {
+            transactionId: row.id,
+            table,
+            mode: row.mode,
+            operatorRef: row.operator_ref,
+            amount: row.amount,
+            currency: row.currency,
+            msisdn,
+            paymentMethod: row.payment_method,
+            operatorToken: row.operator_token,
+          },
+          (tx, failureCode, at) => apply(tx, { status: 'failed', failureCode }, at),
+        );
+        if (sent.state === 'failed') return null;
+      }
     }
     return row.expires_at <= now ? { status: 'expired' } : null;
   };
@@ -149,26 +185,29 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   const items = [
     ...payments.map((p) => ({
       kind: 'collection' as const,
+      table: 'payments' as const,
       row: p,
       msisdn: p.customer_msisdn,
       initiatedAt: p.updated_at,
-      apply: (tx: Tx, final: Final) => settlePayment(tx, p, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settlePayment(tx, p, final, at),
       recheck: (tx: Tx) => tx.payments.recheckLater(p.id, recheckAt),
     })),
     ...topups.map((t) => ({
       kind: 'collection' as const,
+      table: 'topups' as const,
       row: t,
       msisdn: t.payer_msisdn,
       initiatedAt: t.created_at,
-      apply: (tx: Tx, final: Final) => settleTopup(tx, t, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settleTopup(tx, t, final, at),
       recheck: (tx: Tx) => tx.topups.recheckLater(t.id, recheckAt),
     })),
     ...payouts.map((p) => ({
       kind: 'disbursement' as const,
+      table: 'payouts' as const,
       row: p,
       msisdn: p.recipient_msisdn,
       initiatedAt: p.created_at,
-      apply: (tx: Tx, final: Final) => settlePayout(tx, p, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settlePayout(tx, p, final, at),
       recheck: (tx: Tx) => tx.payouts.recheckLater(p.id, recheckAt),
     })),
   ];
@@ -176,7 +215,7 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   // in one batch instead of paying a disk sync per item.
   const applied: Array<Promise<boolean>> = [];
   for (const item of items) {
-    const final = await look(item.kind, item.row, item.msisdn, item.initiatedAt);
+    const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
     const unit = store.transact((tx) => {
       if (final) return item.apply(tx, final);
       item.recheck(tx);
