@@ -159,7 +159,10 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
         faultPoint('after_operator_status');
         return final;
       }
-      if (status.state === 'not_received' && row.expires_at > now) {
+      // The first send may still be on its way (token, init, pay, one retry after a 401): only
+      // once it must have ended is "never received" taken as the answer.
+      const firstSendOver = now - initiatedAt >= 6 * config.operatorTimeoutMs;
+      if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
         const sent = await askOperator(
           deps,
           kind,
