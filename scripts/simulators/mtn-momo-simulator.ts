@@ -64,6 +64,8 @@ export interface MtnMomoSimulator {
   setOutcome(msisdn: string, outcome: MtnOutcome): void;
   /** Token expiry mid-run: every token issued so far stops working now. */
   expireAllTokens(): void;
+  /** Every access token handed out (tests check none of them reaches a log). */
+  issuedTokens(): string[];
   /** Sends a callback for a reference now, with any body (a forged one, say). */
   sendCallback(url: string, body: unknown): Promise<number | null>;
   close(): Promise<void>;
@@ -290,6 +292,7 @@ export async function startMtnMomoSimulator(
     expireAllTokens() {
       for (const token of tokens.values()) token.expiresAt = 0;
     },
+    issuedTokens: () => [...tokens.keys()],
     sendCallback: (target, body) => postCallback(target, 'PUT', body),
     close: () => {
       for (const timer of timers) clearTimeout(timer);

@@ -51,6 +51,8 @@ export interface OrangeMoneySimulator {
   tokensIssued: number;
   setOutcome(subscriberMsisdn: string, status: 'SUCCESSFULL' | 'FAILED' | 'PENDING' | 'EXPIRED'): void;
   expireAllTokens(): void;
+  /** Every access token and payToken handed out. */
+  issuedTokens(): string[];
   sendCallback(url: string, body: unknown): Promise<number | null>;
   close(): Promise<void>;
 }
@@ -230,6 +232,7 @@ export async function startOrangeMoneySimulator(
     expireAllTokens() {
       for (const token of accessTokens.keys()) accessTokens.set(token, 0);
     },
+    issuedTokens: () => [...accessTokens.keys()],
     sendCallback: (target, body) => postCallback(target, 'POST', body),
     close: () => {
       for (const timer of timers) clearTimeout(timer);
