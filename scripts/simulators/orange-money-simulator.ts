@@ -51,6 +51,8 @@ export interface OrangeMoneySimulator {
   tokensIssued: number;
   setOutcome(subscriberMsisdn: string, status: 'SUCCESSFULL' | 'FAILED' | 'PENDING' | 'EXPIRED'): void;
   expireAllTokens(): void;
+  /** The next N `pay` calls (only them, not `init`) answer 500 and record nothing. */
+  failNextPays(count: number): void;
   /** Every access token and payToken handed out. */
   issuedTokens(): string[];
   sendCallback(url: string, body: unknown): Promise<number | null>;
@@ -79,7 +81,7 @@ export async function startOrangeMoneySimulator(
   const tokens = new Map<string, OrangeRecorded>();
   const outcomes = new Map<string, 'SUCCESSFULL' | 'FAILED' | 'PENDING' | 'EXPIRED'>();
   const timers = new Set<NodeJS.Timeout>();
-  const counters = { tokensIssued: 0 };
+  const counters = { tokensIssued: 0, payFail500: 0 };
 
   const statusOf = (record: OrangeRecorded): string => {
     if (record.paidAt === null) return 'INITIATED';
@@ -169,8 +171,9 @@ export async function startOrangeMoneySimulator(
       return { status: 200, body: { message: 'Payment request successfully initiated', data: { payToken } } };
     }
     if (action === 'pay' && req.method === 'POST') {
-      if (faults.fail500 > 0) {
-        faults.fail500--;
+      if (faults.fail500 > 0 || counters.payFail500 > 0) {
+        if (counters.payFail500 > 0) counters.payFail500--;
+        else faults.fail500--;
         return { status: 500, body: { message: 'Internal error' } };
       }
       const body = req.body as Record<string, unknown> | undefined;
@@ -233,6 +236,9 @@ export async function startOrangeMoneySimulator(
       for (const token of accessTokens.keys()) accessTokens.set(token, 0);
     },
     issuedTokens: () => [...accessTokens.keys()],
+    failNextPays(count) {
+      counters.payFail500 = count;
+    },
     sendCallback: (target, body) => postCallback(target, 'POST', body),
     close: () => {
       for (const timer of timers) clearTimeout(timer);

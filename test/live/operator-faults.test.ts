@@ -221,6 +221,21 @@ describe('Orange Money faults', () => {
     expect(h.orangeSim.tokens.size).toBe(tokensBefore + 1);
   });
 
+  it('a 500 on pay after the payToken was committed: Orange says INITIATED, the same payToken is paid, once', async () => {
+    h.orangeSim.failNextPays(1);
+    const before = await liveBalance(h.server);
+    const id = (await payout(orange.ok, 1200)).body.data.transaction_id;
+    const { ref, token } = await operatorRefOf(h.server, 'payouts', id);
+    expect(token).not.toBeNull();
+    expect(h.orangeSim.tokens.get(token as string)?.paidAt).toBeNull();
+    await h.server.settle(10_000);
+    expect(await final(`/payouts/${id}`)).toMatchObject({ status: 'success' });
+    const paid = h.orangeSim.paidByOrder().get(ref);
+    expect(paid).toMatchObject({ payToken: token, pays: 1 });
+    expect(await liveBalance(h.server)).toBe(before - 1200);
+    await expectLedgerSound(h.server);
+  });
+
   it('Orange tokens expiring mid-run: one new token, one pay', async () => {
     const issued = h.orangeSim.tokensIssued;
     h.orangeSim.expireAllTokens();
