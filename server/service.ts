@@ -66,7 +66,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const autostart = options.autostartWorkers ?? true;
   const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
   let settlement: Worker | undefined;
+  let stopping = false;
   const wakeSettlement = () => {
+    if (stopping) return;
     settlement
       ?.runOnce()
       .catch((err) => logger.warn({ err }, 'settlement pass after an operator callback failed'));
@@ -101,6 +103,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     webhooks,
     callLog,
     close() {
+      stopping = true;
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -188,6 +188,10 @@ export async function startMtnMomoSimulator(
     }
     // POST /{product}/token/
     if (parts[1] === 'token' && req.method === 'POST') {
+      if (faults.tokenFail500 > 0) {
+        faults.tokenFail500--;
+        return { status: 500, body: { error: 'internal_error' } };
+      }
       const expected = `Basic ${Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return { status: 401, body: { error: 'login_failed' } };
       const token = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');

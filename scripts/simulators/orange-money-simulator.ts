@@ -137,6 +137,10 @@ export async function startOrangeMoneySimulator(
 
   const handle = async (req: SimRequest): Promise<SimAnswer> => {
     if (req.path === '/token' && req.method === 'POST') {
+      if (faults.tokenFail500 > 0) {
+        faults.tokenFail500--;
+        return { status: 500, body: { error: 'server_error' } };
+      }
       const expected = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return { status: 401, body: { error: 'invalid_client' } };
       const token = randomUUID().replaceAll('-', '');

@@ -15,12 +15,21 @@ export interface Faults {
   dropAfterRecord: number;
   /** The next N status checks answer 500. */
   statusFail500: number;
+  /** The next N token requests answer 500 (the operator's token service is down). */
+  tokenFail500: number;
   /** Callbacks: sent once (`normal`), never (`lost`) or twice (`duplicated`). */
   callbacks: 'normal' | 'lost' | 'duplicated';
 }
 
 export function defaultFaults(): Faults {
-  return { slowMs: 0, fail500: 0, dropAfterRecord: 0, statusFail500: 0, callbacks: 'normal' };
+  return {
+    slowMs: 0,
+    fail500: 0,
+    dropAfterRecord: 0,
+    statusFail500: 0,
+    tokenFail500: 0,
+    callbacks: 'normal',
+  };
 }
 
 export interface SimRequest {

@@ -59,9 +59,16 @@ export function errorKind(answer: HttpAnswer): CallErrorKind | null {
 export class TokenCache {
   private token: { value: string; refreshAt: number } | null = null;
   private inflight: Promise<string | null> | null = null;
+  /**
+   * Why the last token request failed: `auth` (the operator refused our credentials: nothing
+   * will be accepted) or anything else (it could not be reached: try again later).
+   */
+  lastFailure: CallErrorKind | null = null;
 
   constructor(
-    private readonly fetchToken: () => Promise<{ value: string; expiresInSeconds: number } | null>,
+    private readonly fetchToken: () => Promise<
+      { value: string; expiresInSeconds: number } | { error: CallErrorKind }
+    >,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -69,7 +76,11 @@ export class TokenCache {
     if (this.token && this.now() < this.token.refreshAt) return this.token.value;
     this.inflight ??= this.fetchToken()
       .then((fresh) => {
-        if (!fresh) return null;
+        if ('error' in fresh) {
+          this.lastFailure = fresh.error;
+          return null;
+        }
+        this.lastFailure = null;
         const lifeMs = fresh.expiresInSeconds * 1000;
         this.token = { value: fresh.value, refreshAt: this.now() + lifeMs - Math.min(60_000, lifeMs / 10) };
         return fresh.value;

@@ -138,7 +138,64 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
   });
 });
 
+describe('MTN MoMo token service down', () => {
+  it('a payment whose token request fails is not failed: it is sent, once, when MTN is back', async () => {
+    h.mtnSim.expireAllTokens();
+    h.mtnSim.faults.tokenFail500 = 1;
+    const before = await liveBalance(h.server);
+    const created = await pay(mtn.ok, 'mtn_momo', 1900);
+    expect(created.status).toBe(202);
+    const id = created.body.data.transaction_id;
+    const { ref } = await operatorRefOf(h.server, 'payments', id);
+    expect(h.mtnSim.requests.has(ref)).toBe(false);
+    await h.server.settle(1000);
+    expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');
+    expect(await final(`/payments/${id}`)).toMatchObject({ status: 'success' });
+    expect(h.mtnSim.requests.get(ref)?.posts).toBe(1);
+    expect(await liveBalance(h.server)).toBe(before + 1900);
+  });
+
+  it('credentials MTN refuses fail the payment at once with operator_error: nothing was sent', async () => {
+    const other = await startLive({ env: { MTN_MOMO_COLLECTION_API_KEY: 'not-the-key' } });
+    try {
+      const service = (await live(other.server, 'POST', '/services', { name: 'Shop' })).body.data.service_id;
+      const created = await live(other.server, 'POST', '/payments', {
+        amount: 100,
+        currency: 'XAF',
+        customer_msisdn: mtn.ok,
+        payment_method: 'mtn_momo',
+        service_id: service,
+      });
+      expect(created.status).toBe(202);
+      expect(
+        (await live(other.server, 'GET', `/payments/${created.body.data.transaction_id}`)).body.data,
+      ).toMatchObject({
+        status: 'failed',
+        failure_code: 'operator_error',
+      });
+      expect(other.mtnSim.requests.size).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('operator callbacks are hints to ask now, never trusted', () => {
+  it('Orange notifying settles a payment at once; a forged notification for a pending one changes nothing', async () => {
+    const id = (await pay(orange.ok, 'orange_money', 700)).body.data.transaction_id;
+    await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
+    const stuck = (await pay(orange.stuck, 'orange_money', 700)).body.data.transaction_id;
+    const { ref } = await operatorRefOf(h.server, 'payments', stuck);
+    const base = h.server.url.replace(/\/v1$/, '');
+    expect(
+      await h.orangeSim.sendCallback(`${base}/operator-callbacks/orange-money/${ref}`, {
+        status: 'SUCCESSFULL',
+      }),
+    ).toBe(204);
+    await h.server.settle(0);
+    expect(await statusOf(h.server, `/payments/${stuck}`)).toBe('initiated');
+  });
+
   it('MTN calling back settles a payment at once, with no polling pass of ours', async () => {
     const id = (await pay(mtn.ok)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
@@ -242,5 +299,26 @@ describe('Orange Money faults', () => {
     const id = (await payout(orange.ok, 400)).body.data.transaction_id;
     expect(h.orangeSim.tokensIssued).toBe(issued + 1);
     expect(await final(`/payouts/${id}`)).toMatchObject({ status: 'success' });
+  });
+});
+
+describe('operator calls in /metrics', () => {
+  it('has the latency of each operator call and errors by operator, call and kind', async () => {
+    const text = await metricsText();
+    expect(text).toMatch(
+      /operator_request_duration_seconds_count\{operator="mtn_momo",call="requesttopay"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /operator_request_duration_seconds_count\{operator="mtn_momo",call="collection_token"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /operator_request_duration_seconds_count\{operator="orange_money",call="cashin_pay"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /operator_request_errors_total\{operator="mtn_momo",call="collection_token",kind="http_5xx"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /operator_request_errors_total\{operator="orange_money",call="cashin_pay",kind="http_5xx"\} [1-9]/,
+    );
   });
 });

@@ -137,7 +137,7 @@ export function createMtnMomoOperator(options: {
           },
           'MTN MoMo token request failed',
         );
-        return null;
+        return { error: error ?? 'bad_response' };
       }
       return { value, expiresInSeconds: expires };
     });
@@ -152,7 +152,8 @@ export function createMtnMomoOperator(options: {
   ): Promise<HttpAnswer | { ok: false; kind: 'auth' }> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const token = await tokens[kind].get();
-      if (!token) return { ok: false, kind: 'auth' };
+      // Refused credentials: nothing will be accepted. Unreachable: the outcome is unknown.
+      if (!token) return { ok: false, kind: tokens[kind].lastFailure === 'auth' ? 'auth' : 'network' };
       const started = performance.now();
       const answer = await httpCall(
         `${base}${path}`,

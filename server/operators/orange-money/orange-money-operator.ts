@@ -107,7 +107,7 @@ export function createOrangeMoneyOperator(options: {
         { call: 'token', error, http_status: answer.ok ? answer.status : null },
         'Orange Money token request failed',
       );
-      return null;
+      return { error: error ?? 'bad_response' };
     }
     return { value, expiresInSeconds: expires };
   });
@@ -119,7 +119,8 @@ export function createOrangeMoneyOperator(options: {
   ): Promise<HttpAnswer | { ok: false; kind: 'auth' }> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const token = await tokens.get();
-      if (!token) return { ok: false, kind: 'auth' };
+      // Refused credentials: nothing will be accepted. Unreachable: the outcome is unknown.
+      if (!token) return { ok: false, kind: tokens.lastFailure === 'auth' ? 'auth' : 'network' };
       const started = performance.now();
       const answer = await httpCall(
         `${base}${path}`,
@@ -169,6 +170,13 @@ export function createOrangeMoneyOperator(options: {
       const init = await authenticated(`${api[kind]}_init`, `/omcoreapis/1.0.2/${api[kind]}/init`, {
         method: 'POST',
       });
+      if (!init.ok && init.kind === 'auth') {
+        warn(
+          { call: `${api[kind]}_init`, reference: request.operatorRef, error: 'auth' },
+          'Orange Money refused our credentials',
+        );
+        return { state: 'failed', failureCode: 'operator_error' };
+      }
       const token = init.ok
         ? (init.body as { data?: { payToken?: unknown } } | null)?.data?.payToken
         : undefined;
@@ -203,6 +211,13 @@ export function createOrangeMoneyOperator(options: {
       body,
     });
     if (answer.ok && answer.status >= 200 && answer.status < 300) return { state: 'accepted' };
+    if (!answer.ok && answer.kind === 'auth') {
+      warn(
+        { call: `${api[kind]}_pay`, reference: request.operatorRef, error: 'auth' },
+        'Orange Money refused our credentials',
+      );
+      return { state: 'failed', failureCode: 'operator_error' };
+    }
     if (answer.ok && answer.status >= 400 && answer.status < 500) {
       // Orange may refuse a pay it already has (a repeat after a lost answer): its status
       // says whether the payToken was used, before we call the request failed.
