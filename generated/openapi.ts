@@ -163,6 +163,11 @@ export interface paths {
          *     number is `pending` until the operator settles it (`payout.completed`) or refuses it
          *     (`payout.failed`, and the amount is returned to your balance). A transfer to a wallet
          *     is internal and is `success` at once.
+         *
+         *     A payout to a number goes through the operator of the number's network, found by its
+         *     prefix, unless `payment_method` names one. In live mode a number (or a
+         *     `payment_method`) that no connected operator serves is refused with
+         *     `422 unsupported_network` before anything is debited.
          */
         post: operations["createPayout"];
         delete?: never;
