@@ -105,6 +105,9 @@ function finalFrom(status: OperatorStatus): Final | null {
   return null;
 }
 
+/** Status checks in flight at once in a settlement pass. */
+const operatorConcurrency = 8;
+
 interface Pending {
   id: string;
   operator_ref: string | null;
@@ -217,17 +220,23 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   // Each item is its own unit of work, but they are queued together, so the store commits them
   // in one batch instead of paying a disk sync per item.
   const applied: Array<Promise<boolean>> = [];
-  for (const item of items) {
-    const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
-    const unit = store.transact((tx) => {
-      if (final) return item.apply(tx, final);
-      item.recheck(tx);
-      return false;
-    });
-    // Its failure is reported by Promise.all below; until then it must not count as unhandled
-    // (a batch can commit, or fail, while the next operator is still being asked).
-    unit.catch(() => undefined);
-    applied.push(unit);
+  // Live operators answer over the network, up to their deadline each: a few are asked at a
+  // time, so one slow or unreachable operator cannot hold every other item for a whole pass.
+  for (let start = 0; start < items.length; start += operatorConcurrency) {
+    await Promise.all(
+      items.slice(start, start + operatorConcurrency).map(async (item) => {
+        const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
+        const unit = store.transact((tx) => {
+          if (final) return item.apply(tx, final);
+          item.recheck(tx);
+          return false;
+        });
+        // Its failure is reported by Promise.all below; until then it must not count as unhandled
+        // (a batch can commit, or fail, while the next operator is still being asked).
+        unit.catch(() => undefined);
+        applied.push(unit);
+      }),
+    );
   }
   return (await Promise.all(applied)).filter(Boolean).length;
 }
