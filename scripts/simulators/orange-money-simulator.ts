@@ -20,6 +20,8 @@ import {
 
 export type OrangeApi = 'mp' | 'cashin';
 
+export type OrangeOutcome = 'SUCCESSFULL' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
+
 export interface OrangeCredentials {
   clientId: string;
   clientSecret: string;
@@ -49,7 +51,7 @@ export interface OrangeMoneySimulator {
   /** Paid requests, by our orderId. */
   paidByOrder(): Map<string, OrangeRecorded>;
   tokensIssued: number;
-  setOutcome(subscriberMsisdn: string, status: 'SUCCESSFULL' | 'FAILED' | 'PENDING' | 'EXPIRED'): void;
+  setOutcome(subscriberMsisdn: string, status: OrangeOutcome): void;
   expireAllTokens(): void;
   /** The next N `pay` calls (only them, not `init`) answer 500 and record nothing. */
   failNextPays(count: number): void;
@@ -79,7 +81,7 @@ export async function startOrangeMoneySimulator(
   const faults = defaultFaults();
   const accessTokens = new Map<string, number>();
   const tokens = new Map<string, OrangeRecorded>();
-  const outcomes = new Map<string, 'SUCCESSFULL' | 'FAILED' | 'PENDING' | 'EXPIRED'>();
+  const outcomes = new Map<string, OrangeOutcome>();
   const timers = new Set<NodeJS.Timeout>();
   const counters = { tokensIssued: 0, payFail500: 0 };
 

@@ -70,6 +70,31 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
     expect(await liveBalance(h.server)).toBe(before);
   });
 
+  it.each([
+    ['payments', 'CANCELLED', 'failed', 'payer_declined'],
+    ['payouts', 'CANCELLED', 'failed', 'recipient_rejected'],
+    ['payouts', 'EXPIRED', 'failed', 'operator_timeout'],
+  ] as const)('%s that Orange reports %s end %s (%s)', async (kind, outcome, status, code) => {
+    const number = `690000${kind === 'payments' ? 1 : 2}${outcome === 'CANCELLED' ? 1 : 2}0`;
+    h.orangeSim.setOutcome(number, outcome);
+    const before = await liveBalance(h.server);
+    const created =
+      kind === 'payments'
+        ? await pay(`237${number}`)
+        : await live(h.server, 'POST', '/payouts', {
+            amount: 100,
+            recipient_msisdn: `237${number}`,
+            payout_type: 'withdrawal',
+          });
+    expect(created.status).toBe(202);
+    expect(await settled(`/${kind}/${created.body.data.transaction_id}`)).toMatchObject({
+      status,
+      failure_code: code,
+    });
+    expect(await liveBalance(h.server)).toBe(before);
+    await expectLedgerSound(h.server);
+  });
+
   it('a payment never approved expires at expires_at', async () => {
     const id = (await pay(orange.stuck)).body.data.transaction_id;
     await h.server.settle(1000);
