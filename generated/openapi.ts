@@ -163,6 +163,11 @@ export interface paths {
          *     number is `pending` until the operator settles it (`payout.completed`) or refuses it
          *     (`payout.failed`, and the amount is returned to your balance). A transfer to a wallet
          *     is internal and is `success` at once.
+         *
+         *     A payout to a number goes through the operator of the number's network, found by its
+         *     prefix, unless `payment_method` names one. In live mode a number (or a
+         *     `payment_method`) that no connected operator serves is refused with
+         *     `422 unsupported_network` before anything is debited.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -1010,6 +1015,14 @@ export interface components {
          */
         PaymentMethod: "mtn_momo" | "orange_money";
         /**
+         * @description The operator to send a payout to a number through. Optional: by default the payout
+         *     goes to the network the number belongs to (by its prefix; Cameroon: 67x and 650-654
+         *     MTN, 69x and 655-659 Orange). Not allowed with `recipient_wallet_id`.
+         * @example mtn_momo
+         * @enum {string}
+         */
+        PayoutPaymentMethod: "mtn_momo" | "orange_money";
+        /**
          * @description Your own reference (an order number, say), returned in events and reports.
          * @example order-1042
          */
@@ -1126,6 +1139,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
+            payment_method?: components["schemas"]["PayoutPaymentMethod"];
         } & (unknown | unknown);
         /** @description One payout of a bulk payout; the currency is the batch's. */
         BulkPayoutItem: {
@@ -1138,6 +1152,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
+            payment_method?: components["schemas"]["PayoutPaymentMethod"];
         } & (unknown | unknown);
         /** @description Up to 100 payouts in one currency, accepted all together or not at all. */
         BulkPayoutCreate: {
@@ -1161,6 +1176,11 @@ export interface components {
             recipient_msisdn: string | null;
             /** @description The receiving wallet, or `null` for a payout to a number. */
             recipient_wallet_id: string | null;
+            /**
+             * @description The operator a payout to a number goes through, or `null` (wallet transfers, and payouts whose number no listed network holds in the sandbox).
+             * @enum {string|null}
+             */
+            payment_method?: "mtn_momo" | "orange_money" | null;
             /** @description The refunded payment (refunds only), or `null`. */
             payment_id: string | null;
             /** @description The bulk payout this payout belongs to, or `null`. */
@@ -1638,7 +1658,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1867,7 +1887,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The payment names a service that does not exist or cannot take payments. */
+        /**
+         * @description The payment names a service that does not exist or cannot take payments, or (live
+         *     mode) no connected operator serves its `payment_method`.
+         */
         ServiceUnusable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -1880,7 +1903,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The recipient wallet does not exist in this mode, or is your own. */
+        /**
+         * @description The recipient wallet does not exist in this mode, or is your own, or (live mode) no
+         *     connected operator serves the recipient's number.
+         */
         RecipientUnusable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -2122,6 +2148,7 @@ export type SignedMinorUnits = components['schemas']['SignedMinorUnits'];
 export type Currency = components['schemas']['Currency'];
 export type Msisdn = components['schemas']['Msisdn'];
 export type PaymentMethod = components['schemas']['PaymentMethod'];
+export type PayoutPaymentMethod = components['schemas']['PayoutPaymentMethod'];
 export type Reference = components['schemas']['Reference'];
 export type FailureCode = components['schemas']['FailureCode'];
 export type PaymentStatus = components['schemas']['PaymentStatus'];
@@ -2822,6 +2849,19 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Live mode only - no connected operator serves the `payment_method`; nothing was recorded. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4034,6 +4074,7 @@ export const successStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Mode"]> = ["live", "test"];
 export const currencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Currency"]> = ["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"];
 export const paymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethod"]> = ["mtn_momo", "orange_money"];
+export const payoutPaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutPaymentMethod"]> = ["mtn_momo", "orange_money"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["initiated", "success", "failed", "expired"];
 export const paymentFlowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFlow"]> = ["direct", "hosted"];
 export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]> = ["pending", "success", "failed"];
@@ -4052,6 +4093,6 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

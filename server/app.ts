@@ -18,6 +18,7 @@ import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
 import { healthCheck } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
+import { operatorCallbackRoutes } from './routes/operator-callbacks.js';
 import { paymentRoutes } from './routes/payments.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { serviceRoutes } from './routes/services.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   logger: Logger;
   metrics: Metrics;
   callLog: RequestHandler;
+  /** Asks the settlement worker for a pass now (an operator called back). */
+  wakeSettlement?: () => void;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface AppOptions {
  * const app = buildApp({ deps, logger });
  * app.listen(3000);
  */
-export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Express {
+export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -56,6 +59,8 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
   // Public pages, outside the API: the contract, its docs and the hosted checkout.
   app.use(docsRoutes());
   app.use('/checkout', checkoutRoutes(deps));
+  // Operators' callbacks: outside the API, unauthenticated, bodies never trusted.
+  app.use('/operator-callbacks', operatorCallbackRoutes(deps, wakeSettlement ?? (() => undefined)));
 
   const authenticate = authenticateCaller(deps);
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));

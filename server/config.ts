@@ -1,3 +1,5 @@
+import type { MtnMomoConfig } from './operators/mtn-momo/mtn-momo-operator.js';
+import type { OrangeMoneyConfig } from './operators/orange-money/orange-money-operator.js';
 import { parseSecretsKey } from './storage/secret-box.js';
 
 /**
@@ -55,6 +57,59 @@ export interface Config {
   /** Failed authentications allowed per client address per window before 429. */
   authFailureLimit: number;
   authFailureWindowMs: number;
+  /** Live MTN MoMo Open API credentials; null when none are set (live stays unconnected). */
+  mtnMomo: MtnMomoConfig | null;
+  /** Live Orange Money credentials; null when none are set. */
+  orangeMoney: OrangeMoneyConfig | null;
+  /** Deadline of each call to an operator; past it the outcome is unknown and asked again. */
+  operatorTimeoutMs: number;
+}
+
+const mtnRequired = [
+  'MTN_MOMO_BASE_URL',
+  'MTN_MOMO_TARGET_ENVIRONMENT',
+  'MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY',
+  'MTN_MOMO_COLLECTION_API_USER',
+  'MTN_MOMO_COLLECTION_API_KEY',
+  'MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY',
+  'MTN_MOMO_DISBURSEMENT_API_USER',
+  'MTN_MOMO_DISBURSEMENT_API_KEY',
+] as const;
+const orangeRequired = [
+  'ORANGE_MONEY_BASE_URL',
+  'ORANGE_MONEY_CLIENT_ID',
+  'ORANGE_MONEY_CLIENT_SECRET',
+  'ORANGE_MONEY_AUTH_TOKEN',
+  'ORANGE_MONEY_CHANNEL_MSISDN',
+  'ORANGE_MONEY_PIN',
+] as const;
+
+/**
+ * An operator's variables are all set or none: a partial set stops the start-up naming what
+ * is missing (a live payment must never fail later for want of a key). URLs must be http(s);
+ * in production https (they carry credentials).
+ */
+function operatorSettings<Name extends string>(
+  env: Env,
+  operator: string,
+  required: readonly Name[],
+  optional: readonly string[],
+  production: boolean,
+  problems: string[],
+): Record<Name, string> | null {
+  const given = [...required, ...optional].filter((name) => env[name]);
+  if (given.length === 0) return null;
+  const missing = required.filter((name) => !env[name]);
+  if (missing.length > 0) {
+    problems.push(`${operator} is partly configured: set ${missing.join(', ')} (or none of its variables)`);
+    return null;
+  }
+  for (const name of [...required, ...optional].filter((n) => n.endsWith('_URL') && env[n])) {
+    const value = env[name] as string;
+    const ok = production ? /^https:\/\/[^\s]+$/.test(value) : /^https?:\/\/[^\s]+$/.test(value);
+    if (!ok) problems.push(`${name} must be an ${production ? 'https' : 'http(s)'} URL (got "${value}")`);
+  }
+  return Object.fromEntries(required.map((name) => [name, env[name] as string])) as Record<Name, string>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -155,6 +210,47 @@ export function loadConfig(env: Env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     authFailureWindowMs: int('AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 3_600_000),
+    mtnMomo: null,
+    orangeMoney: null,
+    operatorTimeoutMs: 15_000,
+  };
+  const production = nodeEnv === 'production';
+  const mtn = operatorSettings(env, 'MTN MoMo', mtnRequired, ['MTN_MOMO_CALLBACK_URL'], production, problems);
+  const orange = operatorSettings(
+    env,
+    'Orange Money',
+    orangeRequired,
+    ['ORANGE_MONEY_NOTIFY_URL'],
+    production,
+    problems,
+  );
+  const operatorTimeoutMs = int('OPERATOR_TIMEOUT_MS', 15_000, 100, 120_000);
+  config.operatorTimeoutMs = operatorTimeoutMs;
+  config.mtnMomo = mtn && {
+    baseUrl: mtn.MTN_MOMO_BASE_URL,
+    targetEnvironment: mtn.MTN_MOMO_TARGET_ENVIRONMENT,
+    collection: {
+      subscriptionKey: mtn.MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY,
+      apiUser: mtn.MTN_MOMO_COLLECTION_API_USER,
+      apiKey: mtn.MTN_MOMO_COLLECTION_API_KEY,
+    },
+    disbursement: {
+      subscriptionKey: mtn.MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY,
+      apiUser: mtn.MTN_MOMO_DISBURSEMENT_API_USER,
+      apiKey: mtn.MTN_MOMO_DISBURSEMENT_API_KEY,
+    },
+    callbackUrl: env.MTN_MOMO_CALLBACK_URL || undefined,
+    timeoutMs: operatorTimeoutMs,
+  };
+  config.orangeMoney = orange && {
+    baseUrl: orange.ORANGE_MONEY_BASE_URL,
+    clientId: orange.ORANGE_MONEY_CLIENT_ID,
+    clientSecret: orange.ORANGE_MONEY_CLIENT_SECRET,
+    authToken: orange.ORANGE_MONEY_AUTH_TOKEN,
+    channelMsisdn: orange.ORANGE_MONEY_CHANNEL_MSISDN,
+    pin: orange.ORANGE_MONEY_PIN,
+    notifyUrl: env.ORANGE_MONEY_NOTIFY_URL || undefined,
+    timeoutMs: operatorTimeoutMs,
   };
   const kek = env.SECRETS_ENCRYPTION_KEY;
   if (kek) {

@@ -10,9 +10,9 @@ import { type CallLog, createCallLog } from './http/call-log.js';
 import { answerClientErrors } from './http/client-errors.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { liveOperator } from './operators/live-operator.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
-import { unconnectedOperator } from './operators/unconnected-operator.js';
 import { openStore } from './storage/open-store.js';
 import type { Mode } from './storage/rows.js';
 import type { ResolveHost } from './webhooks/url-policy.js';
@@ -55,6 +55,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   mkdirSync(dirname(config.databasePath), { recursive: true });
   const store = await openStore(config.databasePath, config.secretsEncryptionKey);
+  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
   const deps: Deps = {
     store,
     clock,
@@ -63,14 +64,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     operators: {
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
-      live: options.operators?.live ?? unconnectedOperator,
+      live: options.operators?.live ?? liveOperator(config, logger, metrics.operatorCalls),
     },
   };
   const autostart = options.autostartWorkers ?? true;
-  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
   const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
-  const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware });
-  const settlement = startSettlementWorker(deps, logger, { autostart });
+  let settlement: Worker | undefined;
+  let stopping = false;
+  const wakeSettlement = () => {
+    if (stopping) return;
+    settlement
+      ?.runOnce()
+      .catch((err) => logger.warn({ err }, 'settlement pass after an operator callback failed'));
+  };
+  const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware, wakeSettlement });
+  settlement = startSettlementWorker(deps, logger, { autostart });
   const webhooks = startWebhookWorker(deps, logger, metrics, {
     autostart,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
@@ -103,6 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     webhooks,
     callLog,
     close() {
+      stopping = true;
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -1,37 +1,99 @@
-import type { OperatorKind } from '../operators/operator.js';
+import { faultPoint } from '../operators/fault-points.js';
+import type { OperatorKind, OperatorRequest, SendOutcome } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
 import type { Deps } from './context.js';
+import { ApiError } from './errors.js';
 
 export interface OperatorAsk {
   transactionId: string;
+  table: 'payments' | 'topups' | 'payouts';
   mode: Mode;
   operatorRef: string;
   amount: number;
   currency: string;
   msisdn: string;
-  paymentMethod?: string;
+  paymentMethod?: string | null;
+  operatorToken?: string | null;
 }
 
+/** Settles a request the operator refused outright; false when it was already final. */
+export type SettleRefused = (tx: Tx, failureCode: string, now: number) => boolean;
+
 /**
- * Sends a committed payment, top-up or payout to its operator. The record is already
- * committed, so a failed call must not fail the API request (the caller would retry and
- * create a second one): it is logged, and the settlement worker's status checks resolve it.
+ * Sends a committed payment, top-up or payout to its operator (again, with the same reference,
+ * when the operator said it never got it). The record is already committed, so a failed call
+ * must not fail the API request (the caller would retry and create a second one): an unknown
+ * outcome is left to the settlement worker's status checks, which ask about the same reference
+ * before anything is sent again; only an outright refusal settles the record now.
  */
-export async function askOperator(deps: Deps, kind: OperatorKind, ask: OperatorAsk): Promise<void> {
+export async function askOperator(
+  deps: Deps,
+  kind: OperatorKind,
+  ask: OperatorAsk,
+  settleRefused: SettleRefused,
+): Promise<SendOutcome> {
   const operator = deps.operators[ask.mode];
-  const request = {
+  const request: OperatorRequest = {
     operatorRef: ask.operatorRef,
     amount: ask.amount,
     currency: ask.currency,
     msisdn: ask.msisdn,
     ...(ask.paymentMethod ? { paymentMethod: ask.paymentMethod } : {}),
+    operatorToken: ask.operatorToken ?? null,
+    rememberToken: (token) =>
+      deps.store.transact((tx) => tx[ask.table].setOperatorToken(ask.transactionId, token)),
   };
+  let outcome: SendOutcome;
+  faultPoint('before_operator_call');
   try {
-    await (kind === 'collection' ? operator.requestToPay(request) : operator.transfer(request));
+    outcome = await (kind === 'collection' ? operator.requestToPay(request) : operator.transfer(request));
   } catch (err) {
     deps.logger.warn(
       { err, transaction_id: ask.transactionId, kind },
       'operator request failed; the status checks will settle it',
     );
+    return { state: 'unknown' };
   }
+  faultPoint('after_operator_answer');
+  if (outcome.state === 'failed') {
+    const failureCode = outcome.failureCode;
+    try {
+      await deps.store.transact((tx) => settleRefused(tx, failureCode, deps.clock.now()));
+    } catch (err) {
+      deps.logger.warn(
+        { err, transaction_id: ask.transactionId, kind },
+        'could not record the operator refusal; the status checks will settle it',
+      );
+    }
+  }
+  return outcome;
+}
+
+/**
+ * The operator that will serve a request to `msisdn`: the caller's choice or the number's
+ * network. A live setup that serves neither refuses the request before anything is recorded
+ * or debited. Without a router (sandbox, or no live operator configured) everything goes.
+ */
+export function routeRequest(
+  deps: Deps,
+  mode: Mode,
+  msisdn: string,
+  paymentMethod: string | null | undefined,
+  param: string,
+): string | null {
+  const operator = deps.operators[mode];
+  if (!operator.route) return paymentMethod ?? null;
+  const routed = operator.route(msisdn, paymentMethod ?? null);
+  if (!routed) {
+    throw new ApiError(
+      422,
+      'unsupported_network',
+      paymentMethod
+        ? `No ${paymentMethod} operator is connected in ${mode} mode.`
+        : `No connected Mobile Money operator serves the number ${msisdn}; name its payment_method if you know it.`,
+      param,
+    );
+  }
+  return routed;
 }

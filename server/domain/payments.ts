@@ -6,7 +6,8 @@ import type { Tx } from '../storage/store.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
-import { askOperator } from './operator-requests.js';
+import { askOperator, routeRequest } from './operator-requests.js';
+import { settlePayment } from './settlement.js';
 import { commit } from './transaction.js';
 
 /** A payment names an existing, active service of its own account and mode. */
@@ -71,7 +72,8 @@ export async function createDirectPayment(
 ): Promise<PaymentRow> {
   const payment = await commit(deps, caller, intent, (tx, now) => {
     requireActiveService(tx, caller, input.service_id);
-    const row: Omit<PaymentRow, 'seq'> = {
+    routeRequest(deps, caller.mode, input.customer_msisdn, input.payment_method, 'payment_method');
+    const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
       ...basePayment(caller, now),
       amount: input.amount,
       currency: input.currency,
@@ -91,17 +93,24 @@ export async function createDirectPayment(
   return payment;
 }
 
-function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<void> {
-  if (!payment.operator_ref || !payment.customer_msisdn || !payment.payment_method) return Promise.resolve();
-  return askOperator(deps, 'collection', {
-    transactionId: payment.id,
-    mode: payment.mode,
-    operatorRef: payment.operator_ref,
-    amount: payment.amount,
-    currency: payment.currency,
-    msisdn: payment.customer_msisdn,
-    paymentMethod: payment.payment_method,
-  });
+async function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<void> {
+  if (!payment.operator_ref || !payment.customer_msisdn || !payment.payment_method) return;
+  await askOperator(
+    deps,
+    'collection',
+    {
+      transactionId: payment.id,
+      table: 'payments',
+      mode: payment.mode,
+      operatorRef: payment.operator_ref,
+      amount: payment.amount,
+      currency: payment.currency,
+      msisdn: payment.customer_msisdn,
+      paymentMethod: payment.payment_method,
+      operatorToken: payment.operator_token,
+    },
+    (tx, failureCode, now) => settlePayment(tx, payment, { status: 'failed', failureCode }, now),
+  );
 }
 
 /** Starts a hosted payment: no charge yet, a checkout link the customer pays through. */
@@ -113,7 +122,7 @@ export async function initiateHostedPayment(
 ): Promise<PaymentRow> {
   return commit(deps, caller, intent, (tx, now) => {
     requireActiveService(tx, caller, input.service_id);
-    const row: Omit<PaymentRow, 'seq'> = {
+    const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
       ...basePayment(caller, now),
       amount: input.amount,
       currency: input.currency,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
+import { networkOf } from '../operators/number-prefixes.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { PayoutRow, WalletRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
@@ -8,11 +9,15 @@ import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
-import { askOperator } from './operator-requests.js';
+import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
+import { settlePayout } from './settlement.js';
 import { commit } from './transaction.js';
 
-type Recipient = { msisdn: string; wallet: null } | { msisdn: null; wallet: WalletRow };
+/** A number carries the operator it is routed to (null only where nothing routes: the sandbox). */
+type Recipient =
+  | { msisdn: string; method: string | null; wallet: null }
+  | { msisdn: null; method: null; wallet: WalletRow };
 
 interface PayoutPlan {
   amount: number;
@@ -26,9 +31,10 @@ interface PayoutPlan {
 
 /** Exactly one recipient; a withdrawal goes to a number; a wallet exists in this mode and is not ours. */
 function resolveRecipient(
+  deps: Deps,
   tx: Tx,
   caller: Caller,
-  item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type'>,
+  item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type' | 'payment_method'>,
   prefix: string,
 ): Recipient {
   const hasMsisdn = item.recipient_msisdn !== undefined;
@@ -41,8 +47,29 @@ function resolveRecipient(
       `${prefix}recipient_msisdn`,
     );
   }
-  if (item.recipient_msisdn !== undefined) return { msisdn: item.recipient_msisdn, wallet: null };
+  if (item.recipient_msisdn !== undefined) {
+    const method = routeRequest(
+      deps,
+      caller.mode,
+      item.recipient_msisdn,
+      item.payment_method,
+      `${prefix}${item.payment_method ? 'payment_method' : 'recipient_msisdn'}`,
+    );
+    return {
+      msisdn: item.recipient_msisdn,
+      method: method ?? networkOf(item.recipient_msisdn),
+      wallet: null,
+    };
+  }
   const param = `${prefix}recipient_wallet_id`;
+  if (item.payment_method !== undefined) {
+    throw new ApiError(
+      400,
+      'invalid_recipient',
+      'payment_method chooses the operator of a payout to a number; a wallet transfer has none.',
+      `${prefix}payment_method`,
+    );
+  }
   if (item.payout_type === 'withdrawal') {
     throw new ApiError(
       400,
@@ -59,7 +86,7 @@ function resolveRecipient(
   if (wallet.account_id === caller.accountId) {
     throw new ApiError(422, 'self_transfer', 'A transfer cannot go to your own wallet.', param);
   }
-  return { msisdn: null, wallet };
+  return { msisdn: null, method: null, wallet };
 }
 
 function describe(plan: PayoutPlan): string {
@@ -104,6 +131,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
     payout_type: plan.payoutType,
     recipient_msisdn: plan.recipient.msisdn,
     recipient_wallet_id: plan.recipient.wallet?.id ?? null,
+    payment_method: plan.recipient.method,
     payment_id: plan.paymentId,
     bulk_id: plan.bulkId,
     reference: plan.reference,
@@ -147,14 +175,22 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
 async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<void> {
   for (const payout of payouts) {
     if (!payout.operator_ref || !payout.recipient_msisdn) continue;
-    await askOperator(deps, 'disbursement', {
-      transactionId: payout.id,
-      mode: payout.mode,
-      operatorRef: payout.operator_ref,
-      amount: payout.amount,
-      currency: payout.currency,
-      msisdn: payout.recipient_msisdn,
-    });
+    await askOperator(
+      deps,
+      'disbursement',
+      {
+        transactionId: payout.id,
+        table: 'payouts',
+        mode: payout.mode,
+        operatorRef: payout.operator_ref,
+        amount: payout.amount,
+        currency: payout.currency,
+        msisdn: payout.recipient_msisdn,
+        paymentMethod: payout.payment_method,
+        operatorToken: payout.operator_token,
+      },
+      (tx, failureCode, now) => settlePayout(tx, payout, { status: 'failed', failureCode }, now),
+    );
   }
 }
 
@@ -173,7 +209,7 @@ export async function createPayout(
         amount: input.amount,
         currency: input.currency ?? caller.defaultCurrency,
         payoutType: input.payout_type,
-        recipient: resolveRecipient(tx, caller, input, ''),
+        recipient: resolveRecipient(deps, tx, caller, input, ''),
         reference: input.reference ?? null,
         paymentId: null,
         bulkId: null,
@@ -214,7 +250,7 @@ export async function createBulkPayout(
       amount: item.amount,
       currency,
       payoutType: item.payout_type,
-      recipient: resolveRecipient(tx, caller, item, `items[${index}].`),
+      recipient: resolveRecipient(deps, tx, caller, item, `items[${index}].`),
       reference: item.reference ?? null,
       paymentId: null,
       bulkId,
@@ -265,7 +301,7 @@ export async function createRefund(
         amount,
         currency: payment.currency,
         payoutType: 'refund',
-        recipient: { msisdn: payment.customer_msisdn, wallet: null },
+        recipient: { msisdn: payment.customer_msisdn, method: payment.payment_method, wallet: null },
         reference: input.reference ?? null,
         paymentId: payment.id,
         bulkId: null,

@@ -1,10 +1,12 @@
 import type { EventName } from '../../generated/openapi.js';
+import { faultPoint } from '../operators/fault-points.js';
 import type { OperatorKind, OperatorStatus } from '../operators/operator.js';
 import type { Mode, PaymentRow, PayoutRow, TopupRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import type { Deps } from './context.js';
 import { recordEvent } from './events.js';
 import { credit } from './ledger.js';
+import { askOperator, type OperatorAsk } from './operator-requests.js';
 
 /**
  * Applies operator outcomes to pending payments, top-ups and payouts. Every transition is a
@@ -99,12 +101,20 @@ export function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: numbe
 function finalFrom(status: OperatorStatus): Final | null {
   if (status.state === 'success') return { status: 'success' };
   if (status.state === 'failed') return { status: 'failed', failureCode: status.failureCode };
+  if (status.state === 'expired') return { status: 'expired' };
   return null;
 }
+
+/** Status checks in flight at once in a settlement pass. */
+const operatorConcurrency = 8;
 
 interface Pending {
   id: string;
   operator_ref: string | null;
+  operator_token: string | null;
+  payment_method: string | null;
+  amount: number;
+  currency: string;
   expires_at: number;
 }
 
@@ -128,20 +138,52 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   });
 
   // A hosted payment's charge starts when the customer pays (its updated_at while pending).
+  // An operator that says it never got a request (MTN: 404 on its status) gets the same
+  // request again, same reference: that is the only way a request is ever sent twice, and the
+  // operator answers a reference it already has with 409 (accepted), so it never pays twice.
   const look = async (
     kind: OperatorKind,
+    table: OperatorAsk['table'],
     row: Pending & { mode: Mode },
     msisdn: string | null,
     initiatedAt: number,
+    apply: (tx: Tx, final: Final, now: number) => boolean,
   ): Promise<Final | null> => {
     if (row.operator_ref && msisdn) {
       const status = await operators[row.mode].status(kind, {
         operatorRef: row.operator_ref,
         msisdn,
         initiatedAt,
+        paymentMethod: row.payment_method,
+        operatorToken: row.operator_token,
       });
       const final = finalFrom(status);
-      if (final) return final;
+      if (final) {
+        faultPoint('after_operator_status');
+        return final;
+      }
+      // The first send may still be on its way (token, init, pay, one retry after a 401): only
+      // once it must have ended is "never received" taken as the answer.
+      const firstSendOver = now - initiatedAt >= 6 * config.operatorTimeoutMs;
+      if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
+        const sent = await askOperator(
+          deps,
+          kind,
+          {
+            transactionId: row.id,
+            table,
+            mode: row.mode,
+            operatorRef: row.operator_ref,
+            amount: row.amount,
+            currency: row.currency,
+            msisdn,
+            paymentMethod: row.payment_method,
+            operatorToken: row.operator_token,
+          },
+          (tx, failureCode, at) => apply(tx, { status: 'failed', failureCode }, at),
+        );
+        if (sent.state === 'failed') return null;
+      }
     }
     return row.expires_at <= now ? { status: 'expired' } : null;
   };
@@ -149,43 +191,52 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   const items = [
     ...payments.map((p) => ({
       kind: 'collection' as const,
+      table: 'payments' as const,
       row: p,
       msisdn: p.customer_msisdn,
       initiatedAt: p.updated_at,
-      apply: (tx: Tx, final: Final) => settlePayment(tx, p, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settlePayment(tx, p, final, at),
       recheck: (tx: Tx) => tx.payments.recheckLater(p.id, recheckAt),
     })),
     ...topups.map((t) => ({
       kind: 'collection' as const,
+      table: 'topups' as const,
       row: t,
       msisdn: t.payer_msisdn,
       initiatedAt: t.created_at,
-      apply: (tx: Tx, final: Final) => settleTopup(tx, t, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settleTopup(tx, t, final, at),
       recheck: (tx: Tx) => tx.topups.recheckLater(t.id, recheckAt),
     })),
     ...payouts.map((p) => ({
       kind: 'disbursement' as const,
+      table: 'payouts' as const,
       row: p,
       msisdn: p.recipient_msisdn,
       initiatedAt: p.created_at,
-      apply: (tx: Tx, final: Final) => settlePayout(tx, p, final, now),
+      apply: (tx: Tx, final: Final, at = now) => settlePayout(tx, p, final, at),
       recheck: (tx: Tx) => tx.payouts.recheckLater(p.id, recheckAt),
     })),
   ];
   // Each item is its own unit of work, but they are queued together, so the store commits them
   // in one batch instead of paying a disk sync per item.
   const applied: Array<Promise<boolean>> = [];
-  for (const item of items) {
-    const final = await look(item.kind, item.row, item.msisdn, item.initiatedAt);
-    const unit = store.transact((tx) => {
-      if (final) return item.apply(tx, final);
-      item.recheck(tx);
-      return false;
-    });
-    // Its failure is reported by Promise.all below; until then it must not count as unhandled
-    // (a batch can commit, or fail, while the next operator is still being asked).
-    unit.catch(() => undefined);
-    applied.push(unit);
+  // Live operators answer over the network, up to their deadline each: a few are asked at a
+  // time, so one slow or unreachable operator cannot hold every other item for a whole pass.
+  for (let start = 0; start < items.length; start += operatorConcurrency) {
+    await Promise.all(
+      items.slice(start, start + operatorConcurrency).map(async (item) => {
+        const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
+        const unit = store.transact((tx) => {
+          if (final) return item.apply(tx, final);
+          item.recheck(tx);
+          return false;
+        });
+        // Its failure is reported by Promise.all below; until then it must not count as unhandled
+        // (a batch can commit, or fail, while the next operator is still being asked).
+        unit.catch(() => undefined);
+        applied.push(unit);
+      }),
+    );
   }
   return (await Promise.all(applied)).filter(Boolean).length;
 }

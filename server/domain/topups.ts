@@ -5,8 +5,9 @@ import type { TopupRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
-import { askOperator } from './operator-requests.js';
+import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
+import { settleTopup } from './settlement.js';
 import { commit } from './transaction.js';
 
 /** Pulls money from the account owner's Mobile Money account into the Main Balance. */
@@ -17,7 +18,8 @@ export async function createTopup(
   intent?: IdempotencyIntent<TopupRow>,
 ): Promise<TopupRow> {
   const topup = await commit(deps, caller, intent, (tx, now) => {
-    const row: Omit<TopupRow, 'seq'> = {
+    routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
+    const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
       id: newId('tu'),
       account_id: caller.accountId,
       mode: caller.mode,
@@ -37,15 +39,22 @@ export async function createTopup(
     };
     return tx.topups.insert(row);
   });
-  await askOperator(deps, 'collection', {
-    transactionId: topup.id,
-    mode: topup.mode,
-    operatorRef: topup.operator_ref as string,
-    amount: topup.amount,
-    currency: topup.currency,
-    msisdn: topup.payer_msisdn,
-    paymentMethod: topup.payment_method,
-  });
+  await askOperator(
+    deps,
+    'collection',
+    {
+      transactionId: topup.id,
+      table: 'topups',
+      mode: topup.mode,
+      operatorRef: topup.operator_ref as string,
+      amount: topup.amount,
+      currency: topup.currency,
+      msisdn: topup.payer_msisdn,
+      paymentMethod: topup.payment_method,
+      operatorToken: topup.operator_token,
+    },
+    (tx, failureCode, now) => settleTopup(tx, topup, { status: 'failed', failureCode }, now),
+  );
   return topup;
 }
 

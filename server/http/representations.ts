@@ -60,6 +60,7 @@ export function toPayout(row: PayoutRow): Payout {
     payout_type: row.payout_type,
     recipient_msisdn: row.recipient_msisdn,
     recipient_wallet_id: row.recipient_wallet_id,
+    payment_method: row.payment_method as Payout['payment_method'],
     payment_id: row.payment_id,
     bulk_id: row.bulk_id,
     reference: row.reference,

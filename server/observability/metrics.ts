@@ -5,6 +5,7 @@
  * process do not share or double-register metrics.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { OperatorCallObserver } from '../operators/http-call.js';
 
 export interface MetricsOptions {
   /**
@@ -35,6 +36,8 @@ export interface Metrics {
   observeRequest(observation: RequestObservation): void;
   /** Records one webhook delivery attempt that did not succeed. */
   countDeliveryFailure(): void;
+  /** Records each call to a Mobile Money operator: latency, and errors by operator and kind. */
+  readonly operatorCalls: OperatorCallObserver;
 }
 
 /** Latency buckets in seconds, from a cached read to the longest a request should take. */
@@ -79,6 +82,19 @@ export function createMetrics(options: MetricsOptions): Metrics {
     help: 'Webhook delivery attempts that did not get a 2xx answer.',
     registers,
   });
+  const operatorDurations = new Histogram({
+    name: 'operator_request_duration_seconds',
+    help: 'Time of each call to a Mobile Money operator (answered or not), by operator and call.',
+    labelNames: ['operator', 'call'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const operatorErrors = new Counter({
+    name: 'operator_request_errors_total',
+    help: 'Operator calls that failed, by operator, call and kind (timeout, network, http_4xx, http_5xx, auth, bad_response).',
+    labelNames: ['operator', 'call', 'kind'] as const,
+    registers,
+  });
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   return {
@@ -90,6 +106,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
     countDeliveryFailure() {
       deliveryFailures.inc();
+    },
+    operatorCalls: {
+      observe({ operator, call, durationSeconds, error }) {
+        operatorDurations.observe({ operator, call }, Math.max(0, durationSeconds));
+        if (error) operatorErrors.inc({ operator, call, kind: error });
+      },
     },
   };
 }

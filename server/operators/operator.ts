@@ -2,8 +2,17 @@
  * The one interface between the service and a Mobile Money operator (MTN MoMo, Orange Money),
  * shaped after the MTN MoMo Open API: we choose the reference of each request (its
  * X-Reference-Id), ask the operator to collect or disburse, then poll its status until final.
+ * See docs/decisions/0004-operators.md and 0010-live-operators.md.
  */
 export type OperatorKind = 'collection' | 'disbursement';
+
+export type PaymentMethod = 'mtn_momo' | 'orange_money';
+
+export type OperatorFailureCode =
+  | 'payer_declined'
+  | 'recipient_rejected'
+  | 'operator_timeout'
+  | 'operator_error';
 
 export interface OperatorRequest {
   /** Our reference for the request, chosen before the call so a retried call is the same request. */
@@ -11,23 +20,56 @@ export interface OperatorRequest {
   amount: number;
   currency: string;
   msisdn: string;
-  /** Collections name the operator; disbursements are routed by the number's network. */
+  /** The operator that serves the request (chosen by the caller, or by the number's network). */
   paymentMethod?: string;
+  /** A token the operator gave for this request earlier (Orange Money's payToken), if any. */
+  operatorToken?: string | null;
+  /**
+   * Commits a token the operator gave for this request before the request goes further, so a
+   * crash after this point asks about the same request instead of starting another one.
+   */
+  rememberToken?: (token: string) => Promise<void>;
 }
+
+/**
+ * What sending a request told us: `accepted` (the operator has it), `unknown` (a timeout, a
+ * dropped connection or a 5xx: it may or may not have it; ask its status before sending again)
+ * or `failed` (the operator refused it for good; nothing will happen).
+ */
+export type SendOutcome =
+  | { state: 'accepted' }
+  | { state: 'unknown' }
+  | { state: 'failed'; failureCode: OperatorFailureCode };
 
 export type OperatorStatus =
   | { state: 'pending' }
+  /** The operator has no such request: it never got it, so sending the same reference again is safe. */
+  | { state: 'not_received' }
   | { state: 'success' }
-  | { state: 'failed'; failureCode: 'payer_declined' | 'recipient_rejected' | 'operator_error' };
+  /** The operator let the request lapse (the customer never approved it). */
+  | { state: 'expired' }
+  | { state: 'failed'; failureCode: OperatorFailureCode };
+
+export interface StatusQuery {
+  operatorRef: string;
+  msisdn: string;
+  /** When we sent it. */
+  initiatedAt: number;
+  paymentMethod?: string | null;
+  operatorToken?: string | null;
+}
 
 export interface MobileMoneyOperator {
   /** Asks the customer (or the account owner) to approve a debit of their Mobile Money account. */
-  requestToPay(request: OperatorRequest): Promise<void>;
+  requestToPay(request: OperatorRequest): Promise<SendOutcome>;
   /** Sends money to a Mobile Money number. */
-  transfer(request: OperatorRequest): Promise<void>;
-  /** Where a request stands; `initiatedAt` is when we sent it. */
-  status(
-    kind: OperatorKind,
-    request: { operatorRef: string; msisdn: string; initiatedAt: number },
-  ): Promise<OperatorStatus>;
+  transfer(request: OperatorRequest): Promise<SendOutcome>;
+  /** Where a request stands. Never throws for an unreachable operator: that is `pending`. */
+  status(kind: OperatorKind, request: StatusQuery): Promise<OperatorStatus>;
+  /**
+   * Whether a request can be sent through this operator: by payment method, or else by the
+   * number's network. Absent means everything is served (the sandbox, the unconnected
+   * operator). Returns the payment method that will serve it, or null when none does.
+   */
+  route?(msisdn: string, paymentMethod?: string | null): PaymentMethod | null;
 }

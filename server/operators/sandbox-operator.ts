@@ -13,8 +13,12 @@ import type { MobileMoneyOperator, OperatorKind, OperatorStatus } from './operat
  */
 export function createSandboxOperator(options: { settleMs: number; clock: Clock }): MobileMoneyOperator {
   return {
-    async requestToPay() {},
-    async transfer() {},
+    async requestToPay() {
+      return { state: 'accepted' };
+    },
+    async transfer() {
+      return { state: 'accepted' };
+    },
     async status(kind: OperatorKind, request): Promise<OperatorStatus> {
       if (options.clock.now() - request.initiatedAt < options.settleMs) return { state: 'pending' };
       if (request.msisdn.endsWith('4')) return { state: 'pending' };

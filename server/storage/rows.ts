@@ -79,6 +79,8 @@ export interface PaymentRow {
   refunded_amount: number;
   checkout_token: string | null;
   operator_ref: string | null;
+  /** A token the operator gave for the request (Orange Money's payToken). */
+  operator_token: string | null;
   next_check_at: number | null;
   expires_at: number;
   created_at: number;
@@ -97,11 +99,15 @@ export interface PayoutRow {
   payout_type: 'withdrawal' | 'transfer' | 'refund';
   recipient_msisdn: string | null;
   recipient_wallet_id: string | null;
+  /** The operator a payout to a number was routed to; null for wallet transfers (and old rows). */
+  payment_method: string | null;
   payment_id: string | null;
   bulk_id: string | null;
   reference: string | null;
   failure_code: string | null;
   operator_ref: string | null;
+  /** A token the operator gave for the request (Orange Money's payToken). */
+  operator_token: string | null;
   next_check_at: number | null;
   expires_at: number;
   created_at: number;
@@ -122,6 +128,8 @@ export interface TopupRow {
   reference: string | null;
   failure_code: string | null;
   operator_ref: string | null;
+  /** A token the operator gave for the request (Orange Money's payToken). */
+  operator_token: string | null;
   next_check_at: number | null;
   expires_at: number;
   created_at: number;

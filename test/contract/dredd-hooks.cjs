@@ -211,6 +211,7 @@ async function craft(transaction) {
         createPayout: 'wallet_not_found',
         createBulkPayout: 'wallet_not_found',
         createRefund: 'refund_exceeds_payment',
+        createTopup: 'unsupported_network',
       }[op];
       if (op === 'createPayment') body.service_id = unknownId('svc');
       else if (op === 'createDirectPayment') body.service_id = f.inactiveService;
@@ -224,6 +225,13 @@ async function craft(transaction) {
         };
       else if (op === 'createBulkPayout') body.items[1].recipient_wallet_id = unknownId('wal');
       else if (op === 'createRefund') body.amount = 10_001;
+      else if (op === 'createTopup') {
+        // Live mode with only MTN MoMo connected: an Orange top-up has no operator.
+        credentials = ctx.liveRouted;
+        transaction.port = new URL(ctx.liveRouted.apiUrl).port;
+        query.delete('test');
+        body.payment_method = 'orange_money';
+      }
       break;
     case 429:
       if (!ctx.rateLimited) {

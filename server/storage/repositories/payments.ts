@@ -27,7 +27,7 @@ export function paymentsRepository(db: Db, page: Pager) {
   return {
     ...pendingQueries<PaymentRow>(db, 'payments', 'initiated'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<PaymentRow, 'seq'>): PaymentRow {
+    insert(row: Omit<PaymentRow, 'seq' | 'operator_token'>): PaymentRow {
       return insert.get(row) as PaymentRow;
     },
     get(accountId: string, mode: Mode, id: string): PaymentRow | undefined {

@@ -6,10 +6,10 @@ import { pendingQueries } from './pending.js';
 export function payoutsRepository(db: Db, page: Pager) {
   const insert = db.prepare(
     `INSERT INTO payouts (id, account_id, mode, amount, currency, status, payout_type, recipient_msisdn,
-       recipient_wallet_id, payment_id, bulk_id, reference, failure_code, operator_ref, next_check_at, expires_at,
+       recipient_wallet_id, payment_method, payment_id, bulk_id, reference, failure_code, operator_ref, next_check_at, expires_at,
        created_at, updated_at, completed_at)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payout_type, @recipient_msisdn,
-       @recipient_wallet_id, @payment_id, @bulk_id, @reference, @failure_code, @operator_ref, @next_check_at,
+       @recipient_wallet_id, @payment_method, @payment_id, @bulk_id, @reference, @failure_code, @operator_ref, @next_check_at,
        @expires_at, @created_at, @updated_at, @completed_at)
      RETURNING *`,
   );
@@ -18,7 +18,7 @@ export function payoutsRepository(db: Db, page: Pager) {
   return {
     ...pendingQueries<PayoutRow>(db, 'payouts', 'pending'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<PayoutRow, 'seq'>): PayoutRow {
+    insert(row: Omit<PayoutRow, 'seq' | 'operator_token'>): PayoutRow {
       return insert.get(row) as PayoutRow;
     },
     get(accountId: string, mode: Mode, id: string): PayoutRow | undefined {

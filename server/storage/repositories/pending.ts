@@ -24,7 +24,21 @@ export function pendingQueries<Row extends { status: string }>(
   const expired = db.prepare(
     `SELECT * FROM ${table} WHERE status = '${pendingStatus}' AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
   );
+  const setOperatorToken = db.prepare(
+    `UPDATE ${table} SET operator_token = ? WHERE id = ? AND status = '${pendingStatus}'`,
+  );
+  const checkNow = db.prepare(
+    `UPDATE ${table} SET next_check_at = ? WHERE operator_ref = ? AND status = '${pendingStatus}'`,
+  );
   return {
+    /** Records the operator's token for a pending request (before the request goes further). */
+    setOperatorToken(id: string, token: string): void {
+      setOperatorToken.run(token, id);
+    },
+    /** An operator's callback named this reference: its status is asked at the next pass. */
+    checkNow(operatorRef: string, now: number): boolean {
+      return checkNow.run(now, operatorRef).changes > 0;
+    },
     /** Moves a pending row to a final state; false when it already was final. */
     finish(id: string, status: Row['status'], failureCode: string | null, now: number): boolean {
       return finish.run(status, failureCode, now, now, id).changes === 1;

@@ -16,7 +16,7 @@ export function topupsRepository(db: Db, page: Pager) {
   return {
     ...pendingQueries<TopupRow>(db, 'topups', 'initiated'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<TopupRow, 'seq'>): TopupRow {
+    insert(row: Omit<TopupRow, 'seq' | 'operator_token'>): TopupRow {
       return insert.get(row) as TopupRow;
     },
     get(accountId: string, mode: Mode, id: string): TopupRow | undefined {

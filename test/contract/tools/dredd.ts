@@ -57,6 +57,23 @@ export const dreddTool: Tool = {
       ...(serverPreload ? { preload: serverPreload } : {}),
     });
     starting.catch(() => undefined);
+    // A third whose live mode has only MTN MoMo connected (at a closed loopback port: the
+    // refusal comes before any call), for the 422 unsupported_network transactions.
+    const startingRouted = startServer({
+      name: 'live-routed server for dredd',
+      env: {
+        MTN_MOMO_BASE_URL: 'http://127.0.0.1:9',
+        MTN_MOMO_TARGET_ENVIRONMENT: 'sandbox',
+        MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: 'contract',
+        MTN_MOMO_COLLECTION_API_USER: 'contract',
+        MTN_MOMO_COLLECTION_API_KEY: 'contract',
+        MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: 'contract',
+        MTN_MOMO_DISBURSEMENT_API_USER: 'contract',
+        MTN_MOMO_DISBURSEMENT_API_KEY: 'contract',
+      },
+      ...(serverPreload ? { preload: serverPreload } : {}),
+    });
+    startingRouted.catch(() => undefined);
     try {
       const specFile = join(dir, 'openapi.dredd.yaml');
       writeFileSync(specFile, stringify(dreddReadableSpec()));
@@ -94,7 +111,9 @@ export const dreddTool: Tool = {
       const rateLimits = probe[1] === 429;
       log(`rate limiting: ${rateLimits ? 'on' : `off (a limit of 1 per hour answered ${probe.join(', ')})`}`);
 
+      const routed = await startingRouted;
       const context = {
+        liveRouted: { apiUrl: routed.apiUrl, apiUser: routed.account.apiUser, key: routed.account.liveKey },
         apiUrl: server.apiUrl,
         account: testCredentials(server.account),
         rotation: testCredentials(rotation),
@@ -137,6 +156,7 @@ export const dreddTool: Tool = {
       return { ok: code === 0 && report !== undefined && failures.length === 0, summary, failures };
     } finally {
       await (await starting.catch(() => undefined))?.stop();
+      await (await startingRouted.catch(() => undefined))?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   },

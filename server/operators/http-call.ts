@@ -1,0 +1,98 @@
+/**
+ * One HTTP call to an operator, timed and classified, for the adapters. Every call has a
+ * deadline; what can go wrong is sorted into the kinds the adapters decide on and the metrics
+ * count: the operator answered (any status), or the answer never came (`timeout`, `network`).
+ * Nothing here logs request headers or bodies: they carry credentials.
+ */
+export type CallErrorKind = 'timeout' | 'network' | 'http_4xx' | 'http_5xx' | 'auth' | 'bad_response';
+
+export interface OperatorCallObserver {
+  /** One finished call: its latency, and the kind of error when it was one. */
+  observe(call: {
+    operator: string;
+    call: string;
+    durationSeconds: number;
+    error: CallErrorKind | null;
+  }): void;
+}
+
+export type HttpAnswer =
+  | { ok: true; status: number; body: unknown }
+  | { ok: false; kind: 'timeout' | 'network' };
+
+export async function httpCall(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  timeoutMs: number,
+): Promise<HttpAnswer> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+    }
+    return { ok: true, status: response.status, body };
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    return { ok: false, kind: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network' };
+  }
+}
+
+/** The error kind of an answer, for metrics and logs (null for a 2xx). */
+export function errorKind(answer: HttpAnswer): CallErrorKind | null {
+  if (!answer.ok) return answer.kind;
+  if (answer.status === 401 || answer.status === 403) return 'auth';
+  if (answer.status >= 500) return 'http_5xx';
+  if (answer.status >= 400) return 'http_4xx';
+  return null;
+}
+
+/**
+ * A cached access token per product, refreshed shortly before it expires (10% of its life, at
+ * most a minute) and on demand after a 401; concurrent callers share one token request.
+ */
+export class TokenCache {
+  private token: { value: string; refreshAt: number } | null = null;
+  private inflight: Promise<string | null> | null = null;
+  /**
+   * Why the last token request failed: `auth` (the operator refused our credentials: nothing
+   * will be accepted) or anything else (it could not be reached: try again later).
+   */
+  lastFailure: CallErrorKind | null = null;
+
+  constructor(
+    private readonly fetchToken: () => Promise<
+      { value: string; expiresInSeconds: number } | { error: CallErrorKind }
+    >,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(): Promise<string | null> {
+    if (this.token && this.now() < this.token.refreshAt) return this.token.value;
+    this.inflight ??= this.fetchToken()
+      .then((fresh) => {
+        if ('error' in fresh) {
+          this.lastFailure = fresh.error;
+          return null;
+        }
+        this.lastFailure = null;
+        const lifeMs = fresh.expiresInSeconds * 1000;
+        this.token = { value: fresh.value, refreshAt: this.now() + lifeMs - Math.min(60_000, lifeMs / 10) };
+        return fresh.value;
+      })
+      .finally(() => {
+        this.inflight = null;
+      });
+    return this.inflight;
+  }
+
+  /** The operator refused this token: the next `get` asks for a new one (once per stale token). */
+  invalidate(stale: string): void {
+    if (this.token?.value === stale) this.token = null;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Operator failures are logged (operator, call, kind, HTTP status, our reference) and no
+ * credential ever is: not the API keys, subscription keys, client secret, X-AUTH-TOKEN or PIN
+ * we were configured with, nor any access token the operators handed out. The real server runs
+ * as `npm start` does (a child process, LOG_LEVEL=info) against the simulators.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
+import {
+  type OrangeMoneySimulator,
+  startOrangeMoneySimulator,
+} from '../../scripts/simulators/orange-money-simulator.js';
+import { tempFolder, waitUntil } from '../faults/support/load.js';
+import {
+  type ChildServer,
+  callApi,
+  createAccountWithCli,
+  startChildServer,
+} from '../support/child-server.js';
+import { mtnEnv, orangeEnv } from './support.js';
+
+const folder = tempFolder('live-logs-');
+let mtnSim: MtnMomoSimulator;
+let orangeSim: OrangeMoneySimulator;
+let server: ChildServer;
+const wrongDisbursementKey = 'wrong-disbursement-key-0123456789';
+
+beforeAll(async () => {
+  mtnSim = await startMtnMomoSimulator({ settleMs: 0 });
+  orangeSim = await startOrangeMoneySimulator({ settleMs: 0 });
+  const dbPath = join(folder.dir, 'payments.db');
+  const account = await createAccountWithCli(dbPath);
+  server = await startChildServer({
+    dbPath,
+    env: {
+      ...mtnEnv(mtnSim),
+      ...orangeEnv(orangeSim),
+      MTN_MOMO_DISBURSEMENT_API_KEY: wrongDisbursementKey,
+      OPERATOR_TIMEOUT_MS: '300',
+      LOG_LEVEL: 'info',
+    },
+  });
+  const as = { apiUser: account.apiUser, testKey: account.liveKey };
+  const service = (await callApi(server.url, as, 'POST', '/services', { body: { name: 'Shop' } })).body.data
+    .service_id;
+  const pay = (msisdn: string, method: string) =>
+    callApi(server.url, as, 'POST', '/payments', {
+      body: {
+        amount: 100,
+        currency: 'XAF',
+        customer_msisdn: msisdn,
+        payment_method: method,
+        service_id: service,
+      },
+    });
+  mtnSim.faults.fail500 = 1;
+  await pay('237670000000', 'mtn_momo');
+  orangeSim.faults.slowMs = 600;
+  await pay('237690000000', 'orange_money');
+  orangeSim.faults.slowMs = 0;
+  await pay('237690000000', 'orange_money');
+  const topup = await callApi(server.url, as, 'POST', '/topups', {
+    body: { amount: 5000, currency: 'XAF', payer_msisdn: '237670000000', payment_method: 'mtn_momo' },
+  });
+  await waitUntil(
+    async () =>
+      (await callApi(server.url, as, 'GET', `/topups/${topup.body.data.transaction_id}`)).body.data.status ===
+      'success',
+    15_000,
+    () => 'top-up never settled',
+  );
+  const payout = await callApi(server.url, as, 'POST', '/payouts', {
+    body: { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal' },
+  });
+  expect(payout.status).toBe(202);
+  await waitUntil(
+    async () =>
+      (await callApi(server.url, as, 'GET', `/payouts/${payout.body.data.transaction_id}`)).body.data
+        .status === 'failed',
+    15_000,
+    () => 'payout with a wrong disbursement key did not fail',
+  );
+}, 90_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([mtnSim?.close(), orangeSim?.close()]);
+  folder.remove();
+});
+
+describe('operator failures in the logs', () => {
+  it('are logged with the operator, the call and what went wrong', () => {
+    const warnings = server.logLines().filter((line) => typeof line.operator === 'string');
+    const seen = warnings.map((line) => `${line.operator}:${line.call}:${line.error ?? line.http_status}`);
+    expect(seen).toContain('mtn_momo:requesttopay:http_5xx');
+    expect(seen).toContain('mtn_momo:disbursement_token:auth');
+    expect(
+      seen.some(
+        (entry) =>
+          entry.startsWith('orange_money:mp_pay:timeout') || entry.startsWith('orange_money:mp_init'),
+      ),
+    ).toBe(true);
+  });
+
+  it('never carry a key, a secret, a PIN or an access token', () => {
+    const output = server.output();
+    const secrets = [
+      mtnSim.credentials.collection.apiKey,
+      mtnSim.credentials.collection.subscriptionKey,
+      mtnSim.credentials.disbursement.subscriptionKey,
+      wrongDisbursementKey,
+      Buffer.from(
+        `${mtnSim.credentials.collection.apiUser}:${mtnSim.credentials.collection.apiKey}`,
+      ).toString('base64'),
+      orangeSim.credentials.clientSecret,
+      orangeSim.credentials.authToken,
+      Buffer.from(`${orangeSim.credentials.clientId}:${orangeSim.credentials.clientSecret}`).toString(
+        'base64',
+      ),
+      ...mtnSim.issuedTokens(),
+      ...orangeSim.issuedTokens(),
+    ];
+    expect(secrets.length).toBeGreaterThan(8);
+    for (const secret of secrets) expect(output).not.toContain(secret);
+    expect(output).not.toMatch(/"pin"|Bearer /i);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Live mode against the operator simulators: an MTN MoMo and an Orange Money simulator on
+ * 127.0.0.1, and a real server configured with nothing but their MTN_MOMO_* and
+ * ORANGE_MONEY_* variables (callbacks pointing back at the server, on 127.0.0.1 too).
+ */
+import { createServer } from 'node:net';
+import { expect } from 'vitest';
+import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
+import {
+  type OrangeMoneySimulator,
+  startOrangeMoneySimulator,
+} from '../../scripts/simulators/orange-money-simulator.js';
+import { reconcile, startTestServer, type TestServer } from '../support/server.js';
+
+/** MTN Cameroon and Orange Cameroun numbers: ending 0 succeeds, 1 fails, 4 never settles, 5 expires. */
+export const mtn = {
+  ok: '237670000000',
+  fails: '237670000001',
+  stuck: '237670000004',
+  expires: '237670000005',
+};
+export const orange = {
+  ok: '237690000000',
+  fails: '237690000001',
+  stuck: '237690000004',
+  expires: '237690000005',
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
+  return {
+    MTN_MOMO_BASE_URL: sim.url,
+    MTN_MOMO_TARGET_ENVIRONMENT: sim.targetEnvironment,
+    MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: sim.credentials.collection.subscriptionKey,
+    MTN_MOMO_COLLECTION_API_USER: sim.credentials.collection.apiUser,
+    MTN_MOMO_COLLECTION_API_KEY: sim.credentials.collection.apiKey,
+    MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: sim.credentials.disbursement.subscriptionKey,
+    MTN_MOMO_DISBURSEMENT_API_USER: sim.credentials.disbursement.apiUser,
+    MTN_MOMO_DISBURSEMENT_API_KEY: sim.credentials.disbursement.apiKey,
+    ...(callbackBase ? { MTN_MOMO_CALLBACK_URL: `${callbackBase}/operator-callbacks/mtn-momo` } : {}),
+  };
+}
+
+export function orangeEnv(sim: OrangeMoneySimulator, callbackBase?: string): Record<string, string> {
+  return {
+    ORANGE_MONEY_BASE_URL: sim.url,
+    ORANGE_MONEY_CLIENT_ID: sim.credentials.clientId,
+    ORANGE_MONEY_CLIENT_SECRET: sim.credentials.clientSecret,
+    ORANGE_MONEY_AUTH_TOKEN: sim.credentials.authToken,
+    ORANGE_MONEY_CHANNEL_MSISDN: sim.credentials.channelMsisdn,
+    ORANGE_MONEY_PIN: sim.credentials.pin,
+    ...(callbackBase ? { ORANGE_MONEY_NOTIFY_URL: `${callbackBase}/operator-callbacks/orange-money` } : {}),
+  };
+}
+
+export interface LiveHarness {
+  server: TestServer;
+  mtnSim: MtnMomoSimulator;
+  orangeSim: OrangeMoneySimulator;
+  close(): Promise<void>;
+}
+
+export async function startLive(
+  options: { env?: Record<string, string>; settleMs?: number; tokenLifetimeSeconds?: number } = {},
+): Promise<LiveHarness> {
+  const simOptions = {
+    settleMs: options.settleMs ?? 0,
+    ...(options.tokenLifetimeSeconds ? { tokenLifetimeSeconds: options.tokenLifetimeSeconds } : {}),
+  };
+  const mtnSim = await startMtnMomoSimulator(simOptions);
+  const orangeSim = await startOrangeMoneySimulator(simOptions);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startTestServer({
+    PORT: String(port),
+    OPERATOR_TIMEOUT_MS: '1000',
+    ...mtnEnv(mtnSim, base),
+    ...orangeEnv(orangeSim, base),
+    ...(options.env ?? {}),
+  });
+  return {
+    server,
+    mtnSim,
+    orangeSim,
+    async close() {
+      await server.close();
+      await Promise.all([mtnSim.close(), orangeSim.close()]);
+    },
+  };
+}
+
+/** A live-key call. */
+export function live(server: TestServer, method: string, path: string, body?: unknown) {
+  return server.request(method, path, { as: server.live, ...(body === undefined ? {} : { body }) });
+}
+
+export async function liveBalance(server: TestServer, currency = 'XAF'): Promise<number> {
+  const response = await live(server, 'GET', '/balance');
+  const entry = (response.body.data.balances as Array<{ currency: string; available: number }>).find(
+    (b) => b.currency === currency,
+  );
+  return entry?.available ?? 0;
+}
+
+/**
+ * The ledger after a run: every balance equals the sum of its entries, and no movement was
+ * credited, debited or reversed twice (one entry per type and source).
+ */
+export async function expectLedgerSound(server: TestServer): Promise<void> {
+  for (const row of await reconcile(server)) expect(row.available).toBe(row.ledger_sum);
+  const entries: Array<{ type: string; source_id: string }> = [];
+  let cursor: string | undefined;
+  do {
+    const page = await server.request('GET', '/balance/transactions', {
+      as: server.live,
+      query: { limit: 100, ...(cursor ? { cursor } : {}) },
+    });
+    entries.push(...page.body.data.items);
+    cursor = page.body.data.has_more ? page.body.data.next_cursor : undefined;
+  } while (cursor);
+  const keys = entries.map((e) => `${e.type}:${e.source_id}`);
+  expect(new Set(keys).size).toBe(keys.length);
+}
+
+/** Runs settlement passes (real time, manual clock moved by `stepMs`) until `done` or a deadline. */
+export async function settleUntil(
+  server: TestServer,
+  done: () => Promise<boolean>,
+  { stepMs = 1000, timeoutMs = 10_000 } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('did not settle in time');
+    await server.settle(stepMs);
+  }
+}
+
+export async function statusOf(server: TestServer, path: string): Promise<string> {
+  return (await live(server, 'GET', path)).body.data.status;
+}
+
+/** Our operator reference (and Orange payToken) of a live movement, as committed. */
+export async function operatorRefOf(
+  server: TestServer,
+  table: 'payments' | 'topups' | 'payouts',
+  id: string,
+): Promise<{ ref: string; token: string | null }> {
+  const row = await server.service.deps.store.read((tx) =>
+    tx[table].get(server.account.accountId, 'live', id),
+  );
+  if (!row?.operator_ref) throw new Error(`${table} ${id} has no operator reference`);
+  return { ref: row.operator_ref, token: row.operator_token };
+}
