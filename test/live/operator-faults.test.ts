@@ -5,6 +5,7 @@ import {
   type LiveHarness,
   live,
   liveBalance,
+  liveMetricsToken,
   mtn,
   operatorRefOf,
   orange,
@@ -61,7 +62,9 @@ const final = async (path: string) => {
 };
 
 async function metricsText(): Promise<string> {
-  const response = await fetch(h.server.url.replace(/\/v1$/, '/metrics'));
+  const response = await fetch(h.server.url.replace(/\/v1$/, '/metrics'), {
+    headers: { authorization: `Bearer ${liveMetricsToken}` },
+  });
   return response.text();
 }
 

@@ -70,6 +70,9 @@ export interface LiveHarness {
   close(): Promise<void>;
 }
 
+/** The token the live servers' /metrics asks for (it is not public). */
+export const liveMetricsToken = 'live-tests-metrics-token';
+
 export async function startLive(
   options: { env?: Record<string, string>; settleMs?: number; tokenLifetimeSeconds?: number } = {},
 ): Promise<LiveHarness> {
@@ -84,6 +87,7 @@ export async function startLive(
   const server = await startTestServer({
     PORT: String(port),
     OPERATOR_TIMEOUT_MS: '1000',
+    METRICS_TOKEN: liveMetricsToken,
     ...mtnEnv(mtnSim, base),
     ...orangeEnv(orangeSim, base),
     ...(options.env ?? {}),
