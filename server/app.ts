@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { checkoutRoutes } from './checkout/routes.js';
+import { dashboardRoutes } from './dashboard/router.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
@@ -50,9 +51,10 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  // Public pages, outside the API: the contract, its docs and the hosted checkout.
+  // Pages outside the API: the contract, its docs, the hosted checkout and the merchant dashboard.
   app.use(docsRoutes());
   app.use('/checkout', checkoutRoutes(deps));
+  app.use('/dashboard', dashboardRoutes(deps));
 
   const authenticate = authenticateCaller(deps);
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));

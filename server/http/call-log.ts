@@ -53,7 +53,9 @@ export function createCallLog(options: {
 
   const middleware: RequestHandler = (req, res, next) => {
     res.on('finish', () => {
-      if (!req.originalUrl.startsWith('/v1/')) return;
+      const userId = req.context.dashboardUserId;
+      const dashboardAction = userId !== undefined && req.method === 'POST';
+      if (!req.originalUrl.startsWith('/v1/') && !dashboardAction) return;
       const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
       const caller = req.context.caller;
       buffer.push({
@@ -65,9 +67,10 @@ export function createCallLog(options: {
         path: req.originalUrl.split('?')[0] as string,
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 1000) / 1000,
-        key_id: caller?.keyId ?? null,
+        key_id: caller?.keyId || null,
         error_code: req.context.errorCode ?? null,
         created_at: clock.now(),
+        user_id: userId ?? null,
       });
       if (buffer.length >= batchSize) void flush();
     });

@@ -7,6 +7,8 @@ export interface RequestContext {
   caller?: Caller;
   idempotency?: Pick<IdempotencyIntent<unknown>, 'key' | 'fingerprint'>;
   errorCode?: string;
+  /** The signed-in dashboard user, whose actions the call log records with their id. */
+  dashboardUserId?: string;
 }
 
 declare module 'express-serve-static-core' {
