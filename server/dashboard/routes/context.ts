@@ -96,9 +96,12 @@ export async function render(
   sendHtml(res, status, page(ctx, title, await content(ctx)));
 }
 
-export function callerOf(deps: Deps, req: Request, mode: Mode) {
+/** The account and mode the page acts on; the call log records the request under them. */
+export async function callerOf(deps: Deps, req: Request, mode: Mode) {
   if (!req.dashboard) throw new Error('signed-in page reached without a session');
-  return callerFor(deps, req.dashboard, mode);
+  const caller = await callerFor(deps, req.dashboard, mode);
+  req.context.caller = caller;
+  return caller;
 }
 
 export async function redirectWithFlash(
