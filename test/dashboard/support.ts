@@ -49,6 +49,8 @@ export async function openPage(
   options: BrowserContextOptions = desktop,
 ) {
   const isolated = await openIsolatedPage(browser, origin(server), { ...options, acceptDownloads: true });
+  // A missing element fails fast with a clear message instead of at the test's timeout.
+  isolated.page.setDefaultTimeout(8000);
   const cspViolations: string[] = [];
   isolated.page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
