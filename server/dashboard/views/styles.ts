@@ -19,8 +19,8 @@ a { color: var(--accent); }
 nav ul { list-style: none; display: flex; gap: .25rem; margin: 0; padding: .4rem 1rem; overflow-x: auto; background: #fff; border-bottom: 1px solid var(--line); }
 nav a { display: block; padding: .45rem .7rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
 nav a[aria-current=page] { background: var(--accent); color: #fff; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
-h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin-bottom: 1rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }

@@ -66,10 +66,10 @@ export function dashboardRepository(db: Db, page: Pager) {
   );
   const dailyVolumes = db.prepare(
     `SELECT kind, currency, day, SUM(amount) AS amount, COUNT(*) AS count FROM (
-       SELECT 'payments' AS kind, currency, (created_at - @from) / 86400000 AS day, amount FROM payments
+       SELECT 'payments' AS kind, currency, CAST((created_at - @from) / 86400000 AS INTEGER) AS day, amount FROM payments
         WHERE account_id = @account AND mode = @mode AND status = 'success' AND created_at >= @from
        UNION ALL
-       SELECT 'payouts', currency, (created_at - @from) / 86400000, amount FROM payouts
+       SELECT 'payouts', currency, CAST((created_at - @from) / 86400000 AS INTEGER), amount FROM payouts
         WHERE account_id = @account AND mode = @mode AND status IN ('pending', 'success') AND created_at >= @from)
      GROUP BY kind, currency, day`,
   );
