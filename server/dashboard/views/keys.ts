@@ -30,7 +30,7 @@ export function keysView(
 <button type="submit">Rotate</button></form>
 ${postButton(ctx, `${base(ctx.mode)}/keys/${key.id}/revoke`, 'Revoke now', { danger: true })}</div>`
         : '';
-    return html`<tr><td><code>sk_${key.mode}_…${key.last4}</code><br><span class="muted mono">${key.id}</span></td><td>${badge(status)}</td><td>${when(key.created_at)}</td><td>${key.revoked_at !== null ? when(key.revoked_at) : when(key.expires_at)}</td><td>${actions}</td></tr>`;
+    return html`<tr><td><code class="nowrap">sk_${key.mode}_…${key.last4}</code><br><span class="muted mono">${key.id}</span></td><td>${badge(status)}</td><td class="hide-phone">${when(key.created_at)}</td><td>${key.revoked_at !== null ? when(key.revoked_at) : when(key.expires_at)}</td><td>${actions}</td></tr>`;
   });
   return html`${
     created
@@ -54,7 +54,7 @@ ${postButton(ctx, `${base(ctx.mode)}/keys/${key.id}/revoke`, 'Revoke now', { dan
 <p class="muted">Secret keys are stored hashed: only their last four characters can be shown. Rotating shows the new key once.</p>
 ${table(
   'API keys',
-  html`<tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Ends</th><th scope="col"><span class="muted">Actions</span></th></tr>`,
+  html`<tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col" class="hide-phone">Created</th><th scope="col">Ends</th><th scope="col"><span class="muted">Actions</span></th></tr>`,
   rows,
 )}`;
 }

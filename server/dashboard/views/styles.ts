@@ -19,7 +19,7 @@ a { color: var(--accent); }
 nav ul { list-style: none; display: flex; gap: .25rem; margin: 0; padding: .4rem 1rem; overflow-x: auto; background: #fff; border-bottom: 1px solid var(--line); }
 nav a { display: block; padding: .45rem .7rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
 nav a[aria-current=page] { background: var(--accent); color: #fff; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin-bottom: 1rem; }
@@ -30,8 +30,9 @@ table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; word-break: break-all; }
-.badge { display: inline-block; padding: .05rem .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #e2e8f0; color: #1a202c; }
+code, .mono, td a, dd, .flash, li { overflow-wrap: anywhere; }
+code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
+.badge { white-space: nowrap; display: inline-block; padding: .05rem .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #e2e8f0; color: #1a202c; }
 .badge-success, .badge-succeeded, .badge-active, .badge-enabled { background: #d4f0dc; color: #0f4d22; }
 .badge-failed, .badge-revoked, .badge-expired, .badge-disabled { background: #fde2e1; color: #7a1013; }
 .badge-pending, .badge-initiated, .badge-expiring { background: #fff1c2; color: #5c4300; }
@@ -42,7 +43,7 @@ input[type=checkbox] { width: 1.1rem; height: 1.1rem; }
 .field { margin-bottom: .8rem; }
 .check { display: flex; align-items: center; gap: .4rem; font-weight: 400; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .8rem; }
-button, .button { display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
+button, .button { white-space: nowrap; display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); border: 2px solid var(--accent); }
 button.danger { background: var(--bad); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
@@ -53,6 +54,7 @@ button.danger { background: var(--bad); }
 .secret { background: #fff8e1; border: 2px solid #b7791f; border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
 .secret input { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; }
 .muted { color: var(--muted); }
+.nowrap { white-space: nowrap; }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
 .timeline { list-style: none; padding: 0; margin: 0; border-left: 3px solid var(--line); }
 .timeline li { margin: 0 0 .8rem; padding-left: .8rem; }
