@@ -36,6 +36,7 @@ export async function overview(deps: Deps, caller: Caller, days = 30) {
       if (slot) slot[row.kind] += row.amount;
     }
     return {
+      now,
       balances,
       volumes,
       payments: tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 }).items,

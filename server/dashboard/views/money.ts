@@ -59,8 +59,8 @@ export function overviewView(ctx: PageContext, data: Overview): Html {
 <section aria-labelledby="recent-payouts"><h2 id="recent-payouts">Recent payouts</h2>${table('Recent payouts', payoutHead, payoutRows(ctx, data.payouts), 'No payout yet.')}<p><a href="${base(ctx.mode)}/payouts">All payouts</a></p></section>
 <section aria-labelledby="report"><h2 id="report">Balance report (CSV)</h2>
 <form class="filters" method="get" action="${base(ctx.mode)}/reports/balance-transactions.csv">
-<div><label for="report-from">From (UTC date)</label><input id="report-from" name="from" type="date" required value="${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}"></div>
-<div><label for="report-to">To (UTC date, included)</label><input id="report-to" name="to" type="date" required value="${new Date().toISOString().slice(0, 10)}"></div>
+<div><label for="report-from">From (UTC date)</label><input id="report-from" name="from" type="date" required value="${new Date(data.now - 29 * 86_400_000).toISOString().slice(0, 10)}"></div>
+<div><label for="report-to">To (UTC date, included)</label><input id="report-to" name="to" type="date" required value="${new Date(data.now).toISOString().slice(0, 10)}"></div>
 <button type="submit" id="download-report">Download CSV</button></form></section>`;
 }
 
