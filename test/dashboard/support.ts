@@ -102,11 +102,12 @@ export async function csrfOf(page: Page): Promise<string> {
 }
 
 /** Signs in without a browser (for tests of many requests); returns the Cookie header to send. */
-export async function httpSignIn(server: TestServer, email: string, secret = password) {
-  const form = await fetch(`${origin(server)}/dashboard/sign-in`);
+export async function httpSignIn(server: TestServer | string, email: string, secret = password) {
+  const base = typeof server === 'string' ? server : origin(server);
+  const form = await fetch(`${base}/dashboard/sign-in`);
   const preCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
-  const response = await fetch(`${origin(server)}/dashboard/sign-in`, {
+  const response = await fetch(`${base}/dashboard/sign-in`, {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
