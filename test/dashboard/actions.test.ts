@@ -125,6 +125,30 @@ describe('dashboard actions', () => {
     expect(receiver.received).toHaveLength(3);
   });
 
+  it('edits the endpoint and rotates its signing secret: test events are signed with the new one', async () => {
+    await go('/webhooks');
+    await page.getByRole('link', { name: receiver.url }).click();
+    await page.getByLabel('Description (optional)').fill('Shop backend, failures only');
+    await page.getByLabel('payment.failed').check();
+    await submit(page.getByRole('button', { name: 'Save changes' }));
+    await expect(flash()).resolves.toBe('Endpoint saved.');
+    const id = new URL(page.url()).pathname.split('/').pop() as string;
+    const read = await server.request('GET', `/webhook-endpoints/${id}`);
+    expect(read.body.data).toMatchObject({
+      events: ['payment.failed'],
+      description: 'Shop backend, failures only',
+    });
+
+    await submit(page.getByRole('button', { name: 'Rotate signing secret' }));
+    const secret = await page.locator('#endpoint-secret').inputValue();
+    await submit(page.getByRole('button', { name: 'Send test event' }));
+    const last = receiver.received[receiver.received.length - 1];
+    const header = String(last?.headers['x-webhook-signature']);
+    const t = /t=(\d+)/.exec(header)?.[1];
+    const expected = createHmac('sha256', secret).update(`${t}.${last?.body}`).digest('hex');
+    expect(header).toContain(`v1=${expected}`);
+  });
+
   it('refunds part of a payment through the same rules and ledger as the API', async () => {
     const paymentId = await collect(server, serviceId, 5000);
     await server.settle(2000);

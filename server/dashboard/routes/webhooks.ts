@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { eventNameValues } from '../../../generated/openapi.js';
 import type { Deps } from '../../domain/context.js';
 import { DashboardError } from '../../domain/dashboard-users.js';
 import { endpointDeliveries } from '../../domain/dashboard-views.js';
@@ -63,8 +64,9 @@ export function webhookRoutes(deps: Deps, mode: Mode): Router {
       await webhooks.updateWebhookEndpoint(deps, await callerOf(deps, req, mode), id, {
         url: webhookUrlField(body.url),
         description: descriptionField(body.description) ?? null,
-        // None ticked: all events again, as at creation.
-        ...(events ? { events } : {}),
+        // None ticked means all events, as at creation; the API's update cannot clear the list,
+        // so it names every event there is.
+        events: events ?? [...eventNameValues],
       });
       return 'Endpoint saved.';
     });
