@@ -144,6 +144,8 @@ describe('every dashboard page, at desktop and phone widths', () => {
     const page = await (await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } })).text();
     expect(page).toContain('received 30\u202f500 XAF, paid out 4\u202f000 XAF');
     expect(page.match(/<rect [^>]*height="(?!0\.0")/g)?.length).toBeGreaterThanOrEqual(4);
+    const failing = page.slice(page.indexOf('id="failing"'), page.indexOf('id="recent-payments"'));
+    expect(failing).toContain('http://127.0.0.1:9/closed-port');
   });
 
   it('says which mode it shows on every page: a test banner and a different live banner', async () => {

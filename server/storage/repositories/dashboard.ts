@@ -74,7 +74,9 @@ export function dashboardRepository(db: Db, page: Pager) {
      GROUP BY kind, currency, day`,
   );
   const failingEndpoints = db.prepare(
-    `SELECT e.*, COUNT(d.id) AS failing, MAX(d.last_attempt_at) AS last_failure_at, MAX(d.last_error) AS last_error
+    `SELECT e.*, COUNT(d.id) AS failing, MAX(d.last_attempt_at) AS last_failure_at,
+            (SELECT last_error FROM webhook_deliveries l WHERE l.endpoint_id = e.id AND l.last_error IS NOT NULL
+              ORDER BY l.last_attempt_at DESC LIMIT 1) AS last_error
        FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id
       WHERE e.account_id = ? AND e.mode = ? AND e.deleted_at IS NULL AND d.created_at >= ?
         AND (d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))
