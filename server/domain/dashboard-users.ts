@@ -23,6 +23,8 @@ export const maxFailuresPerEmail = 5;
 /** ...and from one client address after this many. */
 export const maxFailuresPerClient = 20;
 export const minPasswordLength = 10;
+/** Sign-in attempts are kept this long, then deleted. */
+export const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 
 // N = 2^15, r = 8: 32 MiB and about 0.1 s per hash, so a stolen database resists guessing.
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -177,7 +179,10 @@ export async function signIn(
   }));
   const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
   const matches = !locked && (await passwordMatches(user, input.password));
-  await deps.store.transact((tx) => tx.dashboard.recordSignIn(email, input.client, matches, now));
+  await deps.store.transact((tx) => {
+    tx.dashboard.recordSignIn(email, input.client, matches, now);
+    tx.dashboard.purgeSignIns(now - signInRecordsKeptMs);
+  });
   deps.logger.info(
     { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
     'dashboard sign-in attempt',

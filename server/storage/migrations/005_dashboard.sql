@@ -37,7 +37,7 @@ CREATE TABLE dashboard_links (
   used_at    INTEGER
 ) STRICT, WITHOUT ROWID;
 
--- Every sign-in attempt, kept for the rate limit and for whoever investigates an attack.
+-- Every sign-in attempt, kept 30 days for the rate limit and for whoever investigates an attack.
 CREATE TABLE dashboard_sign_ins (
   seq        INTEGER PRIMARY KEY,
   email      TEXT NOT NULL,
@@ -47,6 +47,7 @@ CREATE TABLE dashboard_sign_ins (
 ) STRICT;
 CREATE INDEX dashboard_sign_ins_by_email ON dashboard_sign_ins(email, created_at);
 CREATE INDEX dashboard_sign_ins_by_client ON dashboard_sign_ins(client, created_at);
+CREATE INDEX dashboard_sign_ins_by_time ON dashboard_sign_ins(created_at);
 
 -- Actions taken in the dashboard are call-log rows too, naming the user who took them.
 ALTER TABLE call_logs ADD COLUMN user_id TEXT;

@@ -51,6 +51,7 @@ export function dashboardRepository(db: Db, page: Pager) {
   const insertSignIn = db.prepare(
     'INSERT INTO dashboard_sign_ins (email, client, succeeded, created_at) VALUES (?, ?, ?, ?)',
   );
+  const purgeSignIns = db.prepare('DELETE FROM dashboard_sign_ins WHERE created_at < ?');
   const failuresByEmail = db.prepare(
     'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE email = ? AND succeeded = 0 AND created_at >= ?',
   );
@@ -133,6 +134,9 @@ export function dashboardRepository(db: Db, page: Pager) {
     },
     recordSignIn(email: string, client: string, succeeded: boolean, now: number): void {
       insertSignIn.run(email, client, succeeded ? 1 : 0, now);
+    },
+    purgeSignIns(before: number): void {
+      purgeSignIns.run(before);
     },
     recentFailures(email: string, client: string, since: number): { email: number; client: number } {
       return {
