@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { checkoutRoutes } from './checkout/routes.js';
+import { dashboardRoutes } from './dashboard/router.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
@@ -56,11 +57,12 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   // Not public: the operator's scraper sends METRICS_TOKEN (docs/decisions/0007-secrets-at-rest.md).
   app.get('/metrics', metricsRoute(metrics, deps.config.metricsToken));
 
-  // Public pages, outside the API: the contract, its docs and the hosted checkout.
+  // Pages outside the API: the contract, its docs, the hosted checkout and the merchant dashboard.
   app.use(docsRoutes());
   app.use('/checkout', checkoutRoutes(deps));
   // Operators' callbacks: outside the API, unauthenticated, bodies never trusted.
   app.use('/operator-callbacks', operatorCallbackRoutes(deps, wakeSettlement ?? (() => undefined)));
+  app.use('/dashboard', dashboardRoutes(deps));
 
   const authenticate = authenticateCaller(deps);
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createAccount } from './domain/accounts.js';
+import { createDashboardUser } from './domain/dashboard-users.js';
+import { randomBase62 } from './domain/ids.js';
 import { createLogger } from './observability/logger.js';
 import { startService } from './service.js';
 
@@ -45,6 +47,12 @@ async function main(): Promise<void> {
   const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());
   if (!existing) {
     const account = await createAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
+    const owner = { email: 'owner@sandbox.example', password: randomBase62(20) };
+    await createDashboardUser(
+      service.deps.store,
+      { accountId: account.accountId, role: 'owner', ...owner },
+      Date.now(),
+    );
     console.log(
       [
         '',
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
         `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,
         '',
         `Docs: ${service.deps.config.publicUrl}/docs   Contract: ${service.deps.config.publicUrl}/openapi.yaml`,
+        `Dashboard: ${service.deps.config.publicUrl}/dashboard   (email ${owner.email}, password ${owner.password})`,
         'More accounts and keys: npm run admin -- --help',
         '',
       ].join('\n'),

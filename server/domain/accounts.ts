@@ -161,6 +161,59 @@ export interface Rotation {
   previousKey: ApiKeyRow;
 }
 
+/** The rules of a rotation, whoever asks for it: never past two working keys. */
+function rotateInTx(
+  tx: Tx,
+  caller: Caller,
+  keyId: string,
+  gracePeriodSeconds: number,
+  now: number,
+): Rotation {
+  const others = tx.accounts
+    .workingKeys(caller.accountId, caller.mode, now)
+    .filter((key) => key.id !== keyId);
+  const afterwards = others.length + 1 + (gracePeriodSeconds > 0 ? 1 : 0);
+  if (afterwards > maxWorkingKeys) {
+    throw new ApiError(
+      409,
+      'too_many_active_keys',
+      `This mode already has ${maxWorkingKeys} working keys; revoke ${others.map((k) => k.id).join(', ')} ` +
+        'first, or rotate with grace_period_seconds 0.',
+    );
+  }
+  const created = insertKey(tx, caller.accountId, caller.mode, now);
+  const endsAt = now + gracePeriodSeconds * 1000;
+  tx.accounts.retireKey(keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
+  const apiKey = tx.accounts.key(created.id);
+  const previousKey = tx.accounts.key(keyId);
+  if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
+  return { secretKey: created.secret, apiKey, previousKey };
+}
+
+/** The rules of a revocation, whoever asks for it: never the last working key of the mode. */
+function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): ApiKeyRow {
+  const key = ownKey(tx, caller, id);
+  if (!keyIsLive(key, now)) return key;
+  const working = tx.accounts.workingKeys(caller.accountId, caller.mode, now);
+  if (working.length <= 1) {
+    throw new ApiError(
+      409,
+      'last_active_key',
+      `${id} is the last working key of this mode; rotate instead of revoking it.`,
+      'id',
+    );
+  }
+  tx.accounts.revokeKey(id, now);
+  return tx.accounts.key(id) as ApiKeyRow;
+}
+
+/** A key of the caller's account and mode; any other id is not found. */
+function ownKey(tx: Tx, caller: Caller, id: string): ApiKeyRow {
+  const key = tx.accounts.key(id);
+  if (!key || key.account_id !== caller.accountId || key.mode !== caller.mode) throw notFound('API key', id);
+  return key;
+}
+
 /**
  * Replaces the caller's key: a new key of the same mode, and the old one retired at once or
  * at the end of the grace period. Only an active key rotates, and never past two working keys
@@ -174,25 +227,7 @@ export async function rotateKey(
 ): Promise<Rotation> {
   return commit(deps, caller, intent, (tx, now) => {
     requireActiveCaller(tx, caller, now);
-    const others = tx.accounts
-      .workingKeys(caller.accountId, caller.mode, now)
-      .filter((key) => key.id !== caller.keyId);
-    const afterwards = others.length + 1 + (gracePeriodSeconds > 0 ? 1 : 0);
-    if (afterwards > maxWorkingKeys) {
-      throw new ApiError(
-        409,
-        'too_many_active_keys',
-        `This mode already has ${maxWorkingKeys} working keys; revoke ${others.map((k) => k.id).join(', ')} ` +
-          'first, or rotate with grace_period_seconds 0.',
-      );
-    }
-    const created = insertKey(tx, caller.accountId, caller.mode, now);
-    const endsAt = now + gracePeriodSeconds * 1000;
-    tx.accounts.retireKey(caller.keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
-    const apiKey = tx.accounts.key(created.id);
-    const previousKey = tx.accounts.key(caller.keyId);
-    if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
-    return { secretKey: created.secret, apiKey, previousKey };
+    return rotateInTx(tx, caller, caller.keyId, gracePeriodSeconds, now);
   });
 }
 
@@ -208,22 +243,31 @@ export async function revokeKey(
 ): Promise<ApiKeyRow> {
   return commit(deps, caller, intent, (tx, now) => {
     requireActiveCaller(tx, caller, now);
-    const key = tx.accounts.key(id);
-    if (!key || key.account_id !== caller.accountId || key.mode !== caller.mode)
-      throw notFound('API key', id);
-    if (!keyIsLive(key, now)) return key;
-    const working = tx.accounts.workingKeys(caller.accountId, caller.mode, now);
-    if (working.length <= 1) {
-      throw new ApiError(
-        409,
-        'last_active_key',
-        `${id} is the last working key of this mode; rotate instead of revoking it.`,
-        'id',
-      );
-    }
-    tx.accounts.revokeKey(id, now);
-    return tx.accounts.key(id) as ApiKeyRow;
+    return revokeInTx(tx, caller, id, now);
   });
+}
+
+/**
+ * Rotates the key a signed-in dashboard user picked (the dashboard acts with a session, not a
+ * key, so there is no calling key to check): the same rules as `rotateKey` on that key.
+ */
+export async function rotateKeyById(
+  deps: Deps,
+  caller: Caller,
+  keyId: string,
+  gracePeriodSeconds: number,
+): Promise<Rotation> {
+  return commit(deps, caller, undefined, (tx, now) => {
+    if (!keyIsLive(ownKey(tx, caller, keyId), now)) {
+      throw new ApiError(409, 'invalid_field', 'This key is already revoked.', 'key_id');
+    }
+    return rotateInTx(tx, caller, keyId, gracePeriodSeconds, now);
+  });
+}
+
+/** Revokes the key a signed-in dashboard user picked: the same rules as `revokeKey`. */
+export async function revokeKeyById(deps: Deps, caller: Caller, keyId: string): Promise<ApiKeyRow> {
+  return commit(deps, caller, undefined, (tx, now) => revokeInTx(tx, caller, keyId, now));
 }
 
 export async function listKeys(

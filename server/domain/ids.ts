@@ -33,7 +33,8 @@ export type IdPrefix =
   | 'whd'
   | 'log'
   | 'req'
-  | 'cs';
+  | 'cs'
+  | 'usr';
 
 /** A public identifier: a type prefix and 24 random base62 characters (about 143 bits). */
 export function newId(prefix: IdPrefix): string {

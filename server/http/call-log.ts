@@ -55,8 +55,10 @@ export function createCallLog(options: {
   const middleware: RequestHandler = (req, res, next) => {
     res.on('finish', () => {
       // Every call to the API, by the route it matched or, when none did, by its prefix in any
-      // case: /V1/payments is in the log too, never beside it.
-      if (!req.context.route && !apiPrefix.test(req.originalUrl)) return;
+      // case (/V1/payments is in the log too, never beside it); and every dashboard action.
+      const userId = req.context.dashboardUserId;
+      const dashboardAction = userId !== undefined && req.method === 'POST';
+      if (!req.context.route && !apiPrefix.test(req.originalUrl) && !dashboardAction) return;
       const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
       const caller = req.context.caller;
       buffer.push({
@@ -68,9 +70,10 @@ export function createCallLog(options: {
         path: req.originalUrl.split('?')[0] as string,
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 1000) / 1000,
-        key_id: caller?.keyId ?? null,
+        key_id: caller?.keyId || null,
         error_code: req.context.errorCode ?? null,
         created_at: clock.now(),
+        user_id: userId ?? null,
       });
       if (buffer.length >= batchSize) void flush();
     });

@@ -11,6 +11,8 @@ export interface RequestContext {
   route?: string;
   /** A HEAD request the contract validator is seeing as GET. */
   headAsGet?: boolean;
+  /** The signed-in dashboard user, whose actions the call log records with their id. */
+  dashboardUserId?: string;
 }
 
 declare module 'express-serve-static-core' {

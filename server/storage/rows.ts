@@ -206,4 +206,48 @@ export interface CallLogRow {
   key_id: string | null;
   error_code: string | null;
   created_at: number;
+  /** The dashboard user who took the action; null for API calls. */
+  user_id: string | null;
+}
+
+export interface AttemptRow {
+  seq: number;
+  delivery_id: string;
+  attempted_at: number;
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export type DashboardRole = 'owner' | 'developer' | 'viewer';
+
+export interface DashboardUserRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  email: string;
+  role: DashboardRole;
+  password_hash: Buffer | null;
+  password_salt: Buffer | null;
+  created_at: number;
+  invited_by: string | null;
+}
+
+export interface DashboardSessionRow {
+  token_hash: Buffer;
+  user_id: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  flash: string | null;
+}
+
+export interface DashboardLinkRow {
+  token_hash: Buffer;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }

@@ -2,6 +2,7 @@ import type { Statement, Transaction } from 'better-sqlite3';
 import type { Db } from './database.js';
 import { createPager } from './pagination.js';
 import { accountsRepository } from './repositories/accounts.js';
+import { dashboardRepository } from './repositories/dashboard.js';
 import { eventsRepository } from './repositories/events.js';
 import { idempotencyRepository } from './repositories/idempotency.js';
 import { ledgerRepository } from './repositories/ledger.js';
@@ -24,6 +25,7 @@ function repositories(db: Db, box: SecretBox) {
     events: eventsRepository(db, page, box),
     idempotency: idempotencyRepository(db),
     logs: logsRepository(db, page),
+    dashboard: dashboardRepository(db, page),
   };
 }
 

@@ -5,9 +5,9 @@ import type { CallLogRow, Mode } from '../rows.js';
 export function logsRepository(db: Db, page: Pager) {
   const insert = db.prepare(
     `INSERT INTO call_logs (id, account_id, mode, request_id, method, path, status, duration_ms, key_id, error_code,
-       created_at)
+       created_at, user_id)
      VALUES (@id, @account_id, @mode, @request_id, @method, @path, @status, @duration_ms, @key_id, @error_code,
-       @created_at)`,
+       @created_at, @user_id)`,
   );
   const insertMany = db.transaction((rows: Array<Omit<CallLogRow, 'seq'>>) => {
     for (const row of rows) insert.run(row);

@@ -1,0 +1,20 @@
+import type { DashboardRole } from '../storage/rows.js';
+
+/** What a dashboard user may do, by role: owners everything, developers the integration, viewers read. */
+export type Permission = 'read' | 'keys' | 'webhooks' | 'refund' | 'users';
+
+const grants: Record<DashboardRole, readonly Permission[]> = {
+  owner: ['read', 'keys', 'webhooks', 'refund', 'users'],
+  developer: ['read', 'keys', 'webhooks'],
+  viewer: ['read'],
+};
+
+export function can(role: DashboardRole, permission: Permission): boolean {
+  return grants[role].includes(permission);
+}
+
+export const roleDescriptions: Record<DashboardRole, string> = {
+  owner: 'Owner: everything, including refunds and inviting users',
+  developer: 'Developer: API keys, webhooks and logs',
+  viewer: 'Viewer: read only',
+};

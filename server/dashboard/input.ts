@@ -1,0 +1,54 @@
+/**
+ * Form input checked by the contract's own limits (openapi.yaml), since dashboard forms do not
+ * pass through the API's validator: the domain then receives exactly what an API call could send.
+ */
+
+import type { EventName } from '../../generated/openapi.js';
+import { eventNameValues } from '../../generated/openapi.js';
+import { DashboardError } from '../domain/dashboard-users.js';
+
+/** `Amount`: an integer from 1 to 1,000,000,000 minor units. */
+export function amountField(value: string | undefined, field = 'amount'): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const amount = Number(value);
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > 1_000_000_000) {
+    throw new DashboardError(400, 'The amount must be a whole number from 1 to 1,000,000,000.', field);
+  }
+  return amount;
+}
+
+/** `Reference`: 1 to 64 characters, optional. */
+export function referenceField(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (value.length > 64)
+    throw new DashboardError(400, 'The reference is at most 64 characters.', 'reference');
+  return value;
+}
+
+/** `WebhookUrl`: http(s), at most 2048 characters; the domain then applies the URL policy. */
+export function webhookUrlField(value: string | undefined): string {
+  const url = (value ?? '').trim();
+  if (!/^https?:\/\//.test(url) || url.length > 2048 || !URL.canParse(url)) {
+    throw new DashboardError(400, 'Enter an http:// or https:// URL of at most 2048 characters.', 'url');
+  }
+  return url;
+}
+
+export function descriptionField(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (value.length > 500)
+    throw new DashboardError(400, 'The description is at most 500 characters.', 'description');
+  return value;
+}
+
+/** The ticked event names; none ticked means every event (the API's omitted `events`). */
+export function eventsField(value: string | undefined): EventName[] | undefined {
+  if (!value) return undefined;
+  const names = [...new Set(value.split(','))];
+  for (const name of names) {
+    if (!(eventNameValues as readonly string[]).includes(name)) {
+      throw new DashboardError(400, `Unknown event ${name}.`, 'events');
+    }
+  }
+  return names as EventName[];
+}

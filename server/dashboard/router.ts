@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import type { Deps } from '../domain/context.js';
+import { DashboardError } from '../domain/dashboard-users.js';
+import { ApiError } from '../domain/errors.js';
+import { requireCsrfToken } from './csrf.js';
+import { authRoutes } from './routes/auth.js';
+import { errorPage } from './routes/context.js';
+import { keyRoutes } from './routes/keys.js';
+import { logRoutes } from './routes/logs.js';
+import { moneyRoutes } from './routes/money.js';
+import { userRoutes } from './routes/users.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { loadSession, readCookie, sessionCookie } from './session.js';
+
+/** Every page: a fresh nonce for its one style and one script, nothing from anywhere else, never cached. */
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  const nonce = randomBytes(16).toString('base64');
+  res.locals.nonce = nonce;
+  res.set({
+    'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'same-origin',
+  });
+  next();
+};
+
+const publicPaths = /^\/(sign-in|welcome\/[^/]+)$/;
+
+/** Pages behind sign-in: without a valid session, back to the sign-in page. */
+const requireSignedIn: RequestHandler = (req, res, next) => {
+  if (req.dashboard || publicPaths.test(req.path)) return next();
+  if (req.path === '/sign-out' || req.path === '/sign-out-everywhere')
+    return res.redirect(303, '/dashboard/sign-in');
+  const hadSession = readCookie(req, sessionCookie) !== undefined;
+  res.redirect(303, `/dashboard/sign-in${hadSession ? '?ended=1' : ''}`);
+};
+
+/**
+ * The merchant dashboard at /dashboard: server-rendered pages that work without JavaScript,
+ * acting through the same domain functions as the API. `/dashboard/test/...` shows the
+ * sandbox, `/dashboard/live/...` live money: the mode is in every URL and on every page.
+ */
+export function dashboardRoutes(deps: Deps): Router {
+  const router = Router({ strict: false });
+  router.use(securityHeaders);
+  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }));
+  router.use(loadSession(deps));
+  router.use(requireSignedIn);
+  router.use(
+    requireCsrfToken((req, res) =>
+      errorPage(
+        req,
+        res,
+        403,
+        'This form has expired or did not come from this dashboard. Reload the page and try again.',
+      ),
+    ),
+  );
+
+  router.get('/', (_req, res) => res.redirect(303, '/dashboard/test'));
+  router.use(authRoutes(deps));
+  for (const mode of ['test', 'live'] as const) {
+    router.use(
+      `/${mode}`,
+      moneyRoutes(deps, mode),
+      webhookRoutes(deps, mode),
+      keyRoutes(deps, mode),
+      logRoutes(deps, mode),
+      userRoutes(deps, mode),
+    );
+  }
+
+  router.use((req, res) => errorPage(req, res, 404, 'There is no such page in the dashboard.'));
+  const handleErrors: ErrorRequestHandler = (err, req, res, _next) => {
+    if (res.headersSent) return res.end();
+    if (err instanceof ApiError || err instanceof DashboardError) {
+      if (err instanceof ApiError) req.context.errorCode = err.code;
+      return errorPage(req, res, err.status, err.message);
+    }
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return errorPage(req, res, status, 'The request could not be read. Reload the page and try again.');
+    }
+    deps.logger.error({ err }, 'dashboard page failed');
+    errorPage(req, res, 500, 'Something went wrong on our side. Try again in a moment.');
+  };
+  router.use(handleErrors);
+  return router;
+}

@@ -1,0 +1,87 @@
+import { Router } from 'express';
+import type { Deps } from '../../domain/context.js';
+import { acceptLink, findLink, signIn, signOut, signOutEverywhere } from '../../domain/dashboard-users.js';
+import { csrfTokenFor } from '../csrf.js';
+import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
+import { linkInvalidPage, setPasswordPage, signInPage } from '../views/auth.js';
+import { bodyOf, sendHtml } from './context.js';
+
+/** Signing in and out, and the one-time links that set a first password. */
+export function authRoutes(deps: Deps): Router {
+  const router = Router();
+  const nonce = (res: import('express').Response) => res.locals.nonce as string;
+
+  router.get('/sign-in', (req, res) => {
+    if (req.dashboard) return res.redirect(303, '/dashboard/test');
+    const ended = req.query.ended === '1' ? 'Your session has ended. Sign in again.' : undefined;
+    sendHtml(res, 200, signInPage(nonce(res), csrfTokenFor(deps, req, res), ended));
+  });
+
+  router.post('/sign-in', async (req, res) => {
+    const body = bodyOf(req);
+    const email = (body.email ?? '').slice(0, 254);
+    const result = await signIn(deps, {
+      email,
+      password: body.password ?? '',
+      client: req.socket.remoteAddress ?? 'unknown',
+    });
+    if (!result.ok) {
+      const locked = result.reason === 'locked';
+      return sendHtml(
+        res,
+        locked ? 429 : 401,
+        signInPage(
+          nonce(res),
+          csrfTokenFor(deps, req, res),
+          locked
+            ? 'Too many failed attempts. Wait 15 minutes before trying again.'
+            : 'The email or the password is wrong.',
+          email,
+        ),
+      );
+    }
+    req.context.dashboardUserId = result.user.id;
+    clearCookie(deps, req, res, preSessionCookie);
+    startSessionCookie(deps, req, res, result.session.token);
+    res.redirect(303, '/dashboard/test');
+  });
+
+  router.post('/sign-out', async (req, res) => {
+    if (req.dashboard) await signOut(deps, req.dashboard);
+    clearCookie(deps, req, res, sessionCookie);
+    res.redirect(303, '/dashboard/sign-in');
+  });
+
+  router.post('/sign-out-everywhere', async (req, res) => {
+    if (req.dashboard) await signOutEverywhere(deps, req.dashboard.user.id);
+    clearCookie(deps, req, res, sessionCookie);
+    res.redirect(303, '/dashboard/sign-in');
+  });
+
+  router.get('/welcome/:token', async (req, res) => {
+    const token = req.params.token as string;
+    const user = await findLink(deps, token);
+    if (!user) return sendHtml(res, 404, linkInvalidPage(nonce(res)));
+    sendHtml(res, 200, setPasswordPage(nonce(res), csrfTokenFor(deps, req, res), token, user));
+  });
+
+  router.post('/welcome/:token', async (req, res) => {
+    const token = req.params.token as string;
+    const result = await acceptLink(deps, token, bodyOf(req).password ?? '');
+    if (!result.ok) {
+      const user = await findLink(deps, token);
+      if (!user) return sendHtml(res, 404, linkInvalidPage(nonce(res)));
+      return sendHtml(
+        res,
+        400,
+        setPasswordPage(nonce(res), csrfTokenFor(deps, req, res), token, user, result.problem),
+      );
+    }
+    req.context.dashboardUserId = result.user.id;
+    clearCookie(deps, req, res, preSessionCookie);
+    startSessionCookie(deps, req, res, result.session.token);
+    res.redirect(303, '/dashboard/test');
+  });
+
+  return router;
+}

@@ -1,0 +1,157 @@
+import type { Request, Response } from 'express';
+import type { Deps } from '../../domain/context.js';
+import { callerFor, DashboardError, setFlash } from '../../domain/dashboard-users.js';
+import { ApiError } from '../../domain/errors.js';
+import type { Mode } from '../../storage/rows.js';
+import { can, type Permission } from '../auth.js';
+import { type Html, html } from '../html.js';
+import { base, type PageContext, page, plainPage } from '../views/layout.js';
+
+export type Query = Record<string, string | undefined>;
+
+/** The request's query as plain strings (repeated or nested values are ignored). */
+export function queryOf(req: Request): Query {
+  const out: Query = {};
+  for (const [key, value] of Object.entries(req.query))
+    if (typeof value === 'string' && value) out[key] = value;
+  return out;
+}
+
+export function bodyOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string') out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.filter((v) => typeof v === 'string').join(',');
+  }
+  return out;
+}
+
+/** `from`/`to` dates (UTC days, `to` included) as the API's created_gte/created_lt. */
+export function dateRange(query: Query): { created_gte?: number; created_lt?: number } {
+  const day = (value: string | undefined) =>
+    value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  const from = day(query.from);
+  const to = day(query.to);
+  return {
+    ...(Number.isNaN(from) ? {} : { created_gte: from }),
+    ...(Number.isNaN(to) ? {} : { created_lt: to + 86_400_000 }),
+  };
+}
+
+export function pageRequest(query: Query) {
+  return { limit: 20, cursor: query.cursor };
+}
+
+/** Keeps a filter value only when it is one of the allowed ones. */
+export function oneOf(value: string | undefined, allowed: readonly string[]): string | undefined {
+  return value !== undefined && allowed.includes(value) ? value : undefined;
+}
+
+export function sendHtml(res: Response, status: number, body: string): void {
+  res.status(status).type('html').send(body);
+}
+
+export interface ModeRequest {
+  deps: Deps;
+  mode: Mode;
+}
+
+/** What every signed-in page needs; reading the flash message clears it. */
+export async function contextFor(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  mode: Mode,
+  section: string,
+): Promise<PageContext> {
+  const signedIn = req.dashboard;
+  if (!signedIn) throw new Error('signed-in page reached without a session');
+  let flash: PageContext['flash'] = null;
+  if (signedIn.session.flash) {
+    flash = JSON.parse(signedIn.session.flash) as PageContext['flash'];
+    await setFlash(deps, signedIn, null);
+  }
+  return {
+    nonce: res.locals.nonce as string,
+    csrf: signedIn.session.csrf_token,
+    mode,
+    user: signedIn.user,
+    accountName: signedIn.account.name,
+    section,
+    flash,
+  };
+}
+
+export async function render(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  mode: Mode,
+  section: string,
+  title: string,
+  content: (ctx: PageContext) => Html | Promise<Html>,
+  status = 200,
+): Promise<void> {
+  const ctx = await contextFor(deps, req, res, mode, section);
+  sendHtml(res, status, page(ctx, title, await content(ctx)));
+}
+
+/** The account and mode the page acts on; the call log records the request under them. */
+export async function callerOf(deps: Deps, req: Request, mode: Mode) {
+  if (!req.dashboard) throw new Error('signed-in page reached without a session');
+  const caller = await callerFor(deps, req.dashboard, mode);
+  req.context.caller = caller;
+  return caller;
+}
+
+export async function redirectWithFlash(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  to: string,
+  kind: 'ok' | 'error',
+  text: string,
+): Promise<void> {
+  if (req.dashboard) await setFlash(deps, req.dashboard, JSON.stringify({ kind, text }));
+  res.redirect(303, to);
+}
+
+/** The page for a refusal: not found (also for another account's ids), forbidden, bad input. */
+export function errorPage(req: Request, res: Response, status: number, message: string): void {
+  const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something is wrong';
+  const back = req.dashboard ? html`<p><a href="/dashboard">Back to the dashboard</a></p>` : '';
+  sendHtml(res, status, plainPage(res.locals.nonce as string, title, html`<p>${message}</p>${back}`));
+}
+
+export function requirePermission(req: Request, permission: Permission): void {
+  const user = req.dashboard?.user;
+  if (!user || !can(user.role, permission)) {
+    throw new DashboardError(403, `Your role (${user?.role ?? 'none'}) does not allow this. Ask an owner.`);
+  }
+}
+
+/**
+ * Runs a dashboard action (a POST). Not found and not allowed get their page and status; any
+ * other refusal of the domain's rules comes back as a message on the page the user was on.
+ */
+export async function act(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  back: string,
+  work: () => Promise<string | undefined>,
+): Promise<void> {
+  try {
+    const done = await work();
+    if (done !== undefined && !res.headersSent) await redirectWithFlash(deps, req, res, back, 'ok', done);
+  } catch (err) {
+    if (err instanceof ApiError || err instanceof DashboardError) {
+      if (err instanceof ApiError) req.context.errorCode = err.code;
+      if (err.status === 404 || err.status === 403) return errorPage(req, res, err.status, err.message);
+      return redirectWithFlash(deps, req, res, back, 'error', err.message);
+    }
+    throw err;
+  }
+}
+
+export const modeBase = base;

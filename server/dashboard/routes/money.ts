@@ -1,0 +1,174 @@
+import { Router } from 'express';
+import { iterateLedger } from '../../domain/balance.js';
+import { iso } from '../../domain/clock.js';
+import type { Deps } from '../../domain/context.js';
+import { DashboardError } from '../../domain/dashboard-users.js';
+import { movementTimeline, overview } from '../../domain/dashboard-views.js';
+import { getPayment, listPayments } from '../../domain/payments.js';
+import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
+import { getTopup, listTopups } from '../../domain/topups.js';
+import type { Mode } from '../../storage/rows.js';
+import { sendCsv } from '../csv.js';
+import { base } from '../views/layout.js';
+import {
+  overviewView,
+  paymentDetail,
+  paymentsView,
+  payoutDetail,
+  payoutsView,
+  topupDetail,
+  topupsView,
+} from '../views/money.js';
+import {
+  act,
+  bodyOf,
+  callerOf,
+  dateRange,
+  oneOf,
+  pageRequest,
+  queryOf,
+  render,
+  requirePermission,
+} from './context.js';
+
+/** Overview, payments, payouts, top-ups and refunds: lists, details with timelines, refunds, the CSV report. */
+export function moneyRoutes(deps: Deps, mode: Mode): Router {
+  const router = Router();
+
+  router.get('/', async (req, res) => {
+    const data = await overview(deps, await callerOf(deps, req, mode));
+    await render(deps, req, res, mode, '', 'Overview', (ctx) => overviewView(ctx, data));
+  });
+
+  router.get('/payments', async (req, res) => {
+    const query = queryOf(req);
+    const result = await listPayments(
+      deps,
+      await callerOf(deps, req, mode),
+      {
+        status: oneOf(query.status, ['initiated', 'success', 'failed', 'expired']),
+        flow: oneOf(query.flow, ['direct', 'hosted']),
+        service_id: query.service_id,
+        ...dateRange(query),
+      },
+      pageRequest(query),
+    );
+    await render(deps, req, res, mode, '/payments', 'Payments', (ctx) => paymentsView(ctx, query, result));
+  });
+
+  router.get('/payments/:id', async (req, res) => {
+    const caller = await callerOf(deps, req, mode);
+    const payment = await getPayment(deps, caller, req.params.id as string);
+    const [timeline, refunds] = await Promise.all([
+      movementTimeline(deps, caller, payment.id),
+      listPayouts(deps, caller, { payment_id: payment.id }, { limit: 100 }),
+    ]);
+    await render(deps, req, res, mode, `/payments/${payment.id}`, `Payment ${payment.id}`, (ctx) =>
+      paymentDetail(ctx, payment, timeline, refunds.items),
+    );
+  });
+
+  router.post('/payments/:id/refund', async (req, res) => {
+    const id = req.params.id as string;
+    await act(deps, req, res, `${base(mode)}/payments/${id}`, async () => {
+      requirePermission(req, 'refund');
+      const body = bodyOf(req);
+      const amount = body.amount ? Number(body.amount) : undefined;
+      if (amount !== undefined && (!Number.isSafeInteger(amount) || amount <= 0)) {
+        throw new DashboardError(400, 'The amount must be a whole number greater than 0.', 'amount');
+      }
+      const refund = await createRefund(deps, await callerOf(deps, req, mode), {
+        payment_id: id,
+        ...(amount !== undefined ? { amount } : {}),
+        ...(body.reference ? { reference: body.reference } : {}),
+      });
+      return `Refund ${refund.id} of ${refund.amount} ${refund.currency} is ${refund.status}.`;
+    });
+  });
+
+  const payoutList =
+    (refunds: boolean) => async (req: import('express').Request, res: import('express').Response) => {
+      const query = queryOf(req);
+      const result = await listPayouts(
+        deps,
+        await callerOf(deps, req, mode),
+        {
+          status: oneOf(query.status, ['pending', 'success', 'failed']),
+          payout_type: refunds ? 'refund' : oneOf(query.payout_type, ['withdrawal', 'transfer', 'refund']),
+          payment_id: query.payment_id,
+          bulk_id: refunds ? undefined : query.bulk_id,
+          ...dateRange(query),
+        },
+        pageRequest(query),
+      );
+      const section = refunds ? '/refunds' : '/payouts';
+      await render(deps, req, res, mode, section, refunds ? 'Refunds' : 'Payouts', (ctx) =>
+        payoutsView(ctx, query, result, refunds),
+      );
+    };
+  router.get('/payouts', payoutList(false));
+  router.get('/refunds', payoutList(true));
+
+  router.get('/payouts/:id', async (req, res) => {
+    const caller = await callerOf(deps, req, mode);
+    const payout = await getPayout(deps, caller, req.params.id as string);
+    const timeline = await movementTimeline(deps, caller, payout.id);
+    await render(deps, req, res, mode, `/payouts/${payout.id}`, `Payout ${payout.id}`, (ctx) =>
+      payoutDetail(ctx, payout, timeline),
+    );
+  });
+
+  router.get('/topups', async (req, res) => {
+    const query = queryOf(req);
+    const result = await listTopups(
+      deps,
+      await callerOf(deps, req, mode),
+      { status: oneOf(query.status, ['initiated', 'success', 'failed', 'expired']), ...dateRange(query) },
+      pageRequest(query),
+    );
+    await render(deps, req, res, mode, '/topups', 'Top-ups', (ctx) => topupsView(ctx, query, result));
+  });
+
+  router.get('/topups/:id', async (req, res) => {
+    const caller = await callerOf(deps, req, mode);
+    const topup = await getTopup(deps, caller, req.params.id as string);
+    const timeline = await movementTimeline(deps, caller, topup.id);
+    await render(deps, req, res, mode, `/topups/${topup.id}`, `Top-up ${topup.id}`, (ctx) =>
+      topupDetail(ctx, topup, timeline),
+    );
+  });
+
+  // The API's balance report (GET /reports/balance-transactions), from the page.
+  router.get('/reports/balance-transactions.csv', async (req, res) => {
+    const range = dateRange(queryOf(req));
+    if (range.created_gte === undefined || range.created_lt === undefined) {
+      throw new DashboardError(400, 'Choose the first and last day of the report.');
+    }
+    const rows = iterateLedger(deps, await callerOf(deps, req, mode), {
+      from: range.created_gte,
+      to: range.created_lt,
+      currency: null,
+    });
+    await sendCsv(
+      res,
+      `balance-transactions-${mode}.csv`,
+      ['id', 'created_at', 'type', 'amount', 'currency', 'balance_after', 'source_id', 'description'],
+      (async function* () {
+        for await (const r of rows) {
+          yield [
+            r.id,
+            iso(r.created_at),
+            r.type,
+            r.amount,
+            r.currency,
+            r.balance_after,
+            r.source_id,
+            r.description,
+          ];
+        }
+      })(),
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,320 @@
+/**
+ * Dashboard users and their sessions: passwords hashed with scrypt (memory-hard, per-user
+ * salt), server-side sessions with an idle and an absolute end, one-time links for invitations
+ * and first passwords, and sign-in attempts that are logged and rate limited.
+ * No Express here: the web layer in server/dashboard/ turns these into cookies and pages.
+ */
+import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
+import type { Caller, Deps } from './context.js';
+import { newId } from './ids.js';
+
+/** Sessions end after this long without a request... */
+export const sessionIdleMs = 30 * 60 * 1000;
+/** ...and this long after sign-in, whatever the activity. */
+export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
+/** Invitation and set-password links work once, within this time. */
+export const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+/** Sign-in failures counted over this window... */
+export const signInWindowMs = 15 * 60 * 1000;
+/** ...refuse further attempts for one email address after this many, */
+export const maxFailuresPerEmail = 5;
+/** ...and from one client address after this many. */
+export const maxFailuresPerClient = 20;
+export const minPasswordLength = 10;
+/** Sign-in attempts are kept this long, then deleted. */
+export const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
+
+// N = 2^15, r = 8: 32 MiB and about 0.1 s per hash, so a stolen database resists guessing.
+const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const hashLength = 32;
+
+/** A refusal of the dashboard's own rules (not an API error: it has no code in the contract). */
+export class DashboardError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DashboardError';
+  }
+}
+
+export const roles: readonly DashboardRole[] = ['owner', 'developer', 'viewer'];
+
+function scryptAsync(password: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, hashLength, scryptParams, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<{ hash: Buffer; salt: Buffer }> {
+  const salt = randomBytes(16);
+  return { hash: await scryptAsync(password, salt), salt };
+}
+
+async function passwordMatches(user: DashboardUserRow | undefined, password: string): Promise<boolean> {
+  // An unknown email costs the same hash as a known one, so timing does not reveal who exists.
+  const salt = user?.password_salt ?? Buffer.alloc(16);
+  const computed = await scryptAsync(password, salt);
+  if (!user?.password_hash) return false;
+  return timingSafeEqual(computed, user.password_hash);
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest();
+const newToken = () => randomBytes(32).toString('base64url');
+
+export function normaliseEmail(input: string): string | null {
+  const email = input.trim().toLowerCase();
+  return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
+}
+
+export function checkPassword(password: string): string | null {
+  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
+  if (password.length > 200) return 'Use at most 200 characters.';
+  return null;
+}
+
+export interface NewDashboardUser {
+  user: DashboardUserRow;
+  /** The one-time link's token when no password was given. */
+  linkToken: string | null;
+}
+
+/**
+ * Creates a dashboard user of an account. With a password, they can sign in at once; without,
+ * they get a one-time link (shown or printed: no mail is sent) to choose one.
+ *
+ * @example
+ * const { linkToken } = await createDashboardUser(store, { accountId, email: 'ops@shop.cm', role: 'owner' }, Date.now());
+ */
+export async function createDashboardUser(
+  store: Store,
+  input: { accountId: string; email: string; role: DashboardRole; password?: string; invitedBy?: string },
+  now: number,
+): Promise<NewDashboardUser> {
+  const email = normaliseEmail(input.email);
+  if (!email) throw new DashboardError(400, 'Enter a valid email address.', 'email');
+  if (input.password !== undefined) {
+    const problem = checkPassword(input.password);
+    if (problem) throw new DashboardError(400, problem, 'password');
+  }
+  const secret = input.password === undefined ? null : await hashPassword(input.password);
+  return store.transact((tx) => {
+    if (tx.dashboard.userByEmail(email)) {
+      throw new DashboardError(409, `A dashboard user with the email ${email} already exists.`, 'email');
+    }
+    const id = newId('usr');
+    tx.dashboard.insertUser({
+      id,
+      account_id: input.accountId,
+      email,
+      role: input.role,
+      password_hash: secret?.hash ?? null,
+      password_salt: secret?.salt ?? null,
+      created_at: now,
+      invited_by: input.invitedBy ?? null,
+    });
+    let linkToken: string | null = null;
+    if (!secret) {
+      linkToken = newToken();
+      tx.dashboard.insertLink(tokenHash(linkToken), id, now, now + linkLifetimeMs);
+    }
+    return { user: tx.dashboard.user(id) as DashboardUserRow, linkToken };
+  });
+}
+
+/** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
+export async function issueLink(store: Store, userId: string, now: number): Promise<string> {
+  const token = newToken();
+  await store.transact((tx) => tx.dashboard.insertLink(tokenHash(token), userId, now, now + linkLifetimeMs));
+  return token;
+}
+
+export interface OpenSession {
+  token: string;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+async function openSession(deps: Deps, userId: string, now: number): Promise<OpenSession> {
+  const token = newToken();
+  const csrfToken = newToken();
+  const expiresAt = now + sessionAbsoluteMs;
+  await deps.store.transact((tx) => {
+    tx.dashboard.purgeSessions(now - sessionAbsoluteMs);
+    tx.dashboard.insertSession({
+      token_hash: tokenHash(token),
+      user_id: userId,
+      csrf_token: csrfToken,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+    });
+  });
+  return { token, csrfToken, expiresAt };
+}
+
+export type SignInResult =
+  | { ok: true; session: OpenSession; user: DashboardUserRow }
+  | { ok: false; reason: 'invalid' | 'locked' };
+
+/**
+ * Checks an email and password. Every attempt is recorded; after too many failures for the
+ * email or from the client address, attempts are refused without checking the password.
+ */
+export async function signIn(
+  deps: Deps,
+  input: { email: string; password: string; client: string },
+): Promise<SignInResult> {
+  const now = deps.clock.now();
+  const email = normaliseEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
+  const { user, failures } = await deps.store.read((tx) => ({
+    user: tx.dashboard.userByEmail(email),
+    failures: tx.dashboard.recentFailures(email, input.client, now - signInWindowMs),
+  }));
+  const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
+  const matches = !locked && (await passwordMatches(user, input.password));
+  await deps.store.transact((tx) => {
+    tx.dashboard.recordSignIn(email, input.client, matches, now);
+    tx.dashboard.purgeSignIns(now - signInRecordsKeptMs);
+  });
+  deps.logger.info(
+    { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
+    'dashboard sign-in attempt',
+  );
+  if (locked) return { ok: false, reason: 'locked' };
+  if (!matches || !user) return { ok: false, reason: 'invalid' };
+  return { ok: true, session: await openSession(deps, user.id, now), user };
+}
+
+export interface SignedIn {
+  tokenHash: Buffer;
+  session: DashboardSessionRow;
+  user: DashboardUserRow;
+  account: AccountRow;
+}
+
+/** The session a cookie names, if it is still valid; refreshes its idle timer. */
+export async function resolveSession(deps: Deps, token: string): Promise<SignedIn | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const now = deps.clock.now();
+  const hash = tokenHash(token);
+  const found = await deps.store.read((tx) => {
+    const session = tx.dashboard.session(hash);
+    if (!session) return undefined;
+    const user = tx.dashboard.user(session.user_id);
+    const account = user ? tx.accounts.account(user.account_id) : undefined;
+    return user && account ? { session, user, account } : undefined;
+  });
+  if (!found) return undefined;
+  const { session } = found;
+  if (
+    session.revoked_at !== null ||
+    session.expires_at <= now ||
+    session.last_seen_at + sessionIdleMs <= now
+  ) {
+    return undefined;
+  }
+  // One write a minute at most per session, not one per page.
+  if (now - session.last_seen_at > 60_000) {
+    await deps.store.transact((tx) => tx.dashboard.touchSession(hash, now));
+  }
+  return { tokenHash: hash, ...found };
+}
+
+export async function signOut(deps: Deps, signedIn: SignedIn): Promise<void> {
+  await deps.store.transact((tx) => tx.dashboard.revokeSession(signedIn.tokenHash, deps.clock.now()));
+}
+
+/** Ends every session of the user, on every device. */
+export async function signOutEverywhere(deps: Deps, userId: string): Promise<number> {
+  return deps.store.transact((tx) => tx.dashboard.revokeUserSessions(userId, deps.clock.now()));
+}
+
+/** A message shown once on the next page (after a redirect). */
+export async function setFlash(deps: Deps, signedIn: SignedIn, message: string | null): Promise<void> {
+  await deps.store.transact((tx) => tx.dashboard.setFlash(signedIn.tokenHash, message));
+}
+
+/** The user a one-time link is for, while it is unused and unexpired. */
+export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const now = deps.clock.now();
+  return deps.store.read((tx) => {
+    const link = tx.dashboard.link(tokenHash(token));
+    if (!link || link.used_at !== null || link.expires_at <= now) return undefined;
+    return tx.dashboard.user(link.user_id);
+  });
+}
+
+/**
+ * Uses a one-time link: sets the user's password, ends their other sessions and signs them in.
+ * A link already used (a second tab, a replay) fails.
+ */
+export async function acceptLink(
+  deps: Deps,
+  token: string,
+  password: string,
+): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: string }> {
+  const problem = checkPassword(password);
+  if (problem) return { ok: false, problem };
+  const user = await findLink(deps, token);
+  if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
+  const { hash, salt } = await hashPassword(password);
+  const now = deps.clock.now();
+  const used = await deps.store.transact((tx) => {
+    if (!tx.dashboard.useLink(tokenHash(token), now)) return false;
+    tx.dashboard.setPassword(user.id, hash, salt);
+    tx.dashboard.revokeUserSessions(user.id, now);
+    return true;
+  });
+  if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
+  return { ok: true, session: await openSession(deps, user.id, now), user };
+}
+
+/** The account owner invites a teammate: a user without password, and their one-time link. */
+export async function inviteUser(
+  deps: Deps,
+  inviter: DashboardUserRow,
+  input: { email: string; role: string },
+): Promise<NewDashboardUser> {
+  if (inviter.role !== 'owner') {
+    throw new DashboardError(403, 'Only an owner can invite users.');
+  }
+  if (!(roles as readonly string[]).includes(input.role)) {
+    throw new DashboardError(400, 'Choose a role: owner, developer or viewer.', 'role');
+  }
+  return createDashboardUser(
+    deps.store,
+    {
+      accountId: inviter.account_id,
+      email: input.email,
+      role: input.role as DashboardRole,
+      invitedBy: inviter.id,
+    },
+    deps.clock.now(),
+  );
+}
+
+export async function listUsers(deps: Deps, accountId: string): Promise<DashboardUserRow[]> {
+  return deps.store.read((tx) => tx.dashboard.usersOfAccount(accountId));
+}
+
+/** The API caller a dashboard user acts as in one mode: same account, same rules as a key. */
+export async function callerFor(deps: Deps, signedIn: SignedIn, mode: 'test' | 'live'): Promise<Caller> {
+  const wallet = await deps.store.read((tx) => tx.accounts.wallet(signedIn.account.id, mode));
+  if (!wallet) throw new Error(`account ${signedIn.account.id} has no ${mode} wallet`);
+  return {
+    accountId: signedIn.account.id,
+    mode,
+    // No key: the call log names the dashboard user instead.
+    keyId: '',
+    walletId: wallet.id,
+    defaultCurrency: signedIn.account.default_currency,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * What the dashboard's pages show beyond single API resources: the overview's figures and a
+ * movement's timeline. Read-only; everything is scoped to the caller's account and mode.
+ */
+import type { AttemptRow, DeliveryRow, EventRow, LedgerRow, WebhookEndpointRow } from '../storage/rows.js';
+import type { Caller, Deps } from './context.js';
+
+const dayMs = 86_400_000;
+
+export interface DailyVolume {
+  /** Start of the day (UTC), epoch ms. */
+  day: number;
+  payments: number;
+  payouts: number;
+}
+
+export async function overview(deps: Deps, caller: Caller, days = 30) {
+  const now = deps.clock.now();
+  const from = Math.floor(now / dayMs) * dayMs - (days - 1) * dayMs;
+  return deps.store.read((tx) => {
+    const balances = tx.ledger.balances(caller.walletId);
+    if (!balances.some((b) => b.currency === caller.defaultCurrency)) {
+      balances.unshift({ currency: caller.defaultCurrency, available: 0 });
+    }
+    const rows = tx.dashboard.dailyVolumes(caller.accountId, caller.mode, from);
+    const currencies = new Set([caller.defaultCurrency, ...rows.map((r) => r.currency)]);
+    const volumes = new Map<string, DailyVolume[]>();
+    for (const currency of currencies) {
+      volumes.set(
+        currency,
+        Array.from({ length: days }, (_, i) => ({ day: from + i * dayMs, payments: 0, payouts: 0 })),
+      );
+    }
+    for (const row of rows) {
+      const slot = volumes.get(row.currency)?.[row.day];
+      if (slot) slot[row.kind] += row.amount;
+    }
+    return {
+      now,
+      balances,
+      volumes,
+      payments: tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 }).items,
+      payouts: tx.payouts.list(caller.accountId, caller.mode, [], { limit: 5 }).items,
+      failingEndpoints: tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),
+    };
+  });
+}
+
+export interface TimelineEvent {
+  event: EventRow;
+  deliveries: Array<{
+    delivery: DeliveryRow;
+    endpoint: WebhookEndpointRow | undefined;
+    attempts: AttemptRow[];
+  }>;
+}
+
+/** The ledger entries and events of one movement, with every delivery attempt of each event. */
+export async function movementTimeline(
+  deps: Deps,
+  caller: Caller,
+  sourceId: string,
+): Promise<{ ledger: LedgerRow[]; events: TimelineEvent[] }> {
+  return deps.store.read((tx) => {
+    const ledger = tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
+    const events = tx.events
+      .listEvents(caller.accountId, caller.mode, [['transaction_id = ?', sourceId]], { limit: 100 })
+      .items.map((event) => ({
+        event,
+        deliveries: tx.dashboard.deliveriesOfEvent(event.id).map((delivery) => ({
+          delivery,
+          endpoint: tx.events.endpointById(delivery.endpoint_id),
+          attempts: tx.dashboard.attempts(delivery.id),
+        })),
+      }));
+    return { ledger, events };
+  });
+}
+
+/** An endpoint's deliveries, newest first, with the event each carried. */
+export async function endpointDeliveries(
+  deps: Deps,
+  caller: Caller,
+  endpointId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  return deps.store.read((tx) => {
+    const result = tx.dashboard.deliveriesOfEndpoint(endpointId, page);
+    return {
+      ...result,
+      items: result.items.map((delivery) => ({
+        delivery,
+        event: tx.events.getEvent(caller.accountId, caller.mode, delivery.event_id),
+        attempts: tx.dashboard.attempts(delivery.id),
+      })),
+    };
+  });
+}

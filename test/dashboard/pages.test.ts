@@ -1,0 +1,211 @@
+/**
+ * Every dashboard page, at desktop and phone widths, in Chromium: no serious or critical
+ * accessibility violation (axe-core), nothing loaded from another origin, no CSP violation, a
+ * screenshot under build/screenshots/. Plus: it works without JavaScript, and by keyboard
+ * with a visible focus.
+ */
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
+import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import {
+  addUser,
+  desktop,
+  httpSignIn,
+  openPage,
+  origin,
+  phone,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support.js';
+
+let server: TestServer;
+let browser: Browser;
+let owner: string;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
+  browser = await launchChromium();
+  owner = await addUser(server, 'owner');
+  // A month of activity: payments, a failure, a top-up, payouts, a refund, a failing endpoint.
+  const endpoint = await server.request('POST', '/webhook-endpoints', {
+    body: { url: 'http://127.0.0.1:9/closed-port', description: 'Old backend' },
+  });
+  ids.endpoint = endpoint.body.data.id;
+  ids.topup = await fund(server, 50_000);
+  const serviceId = await createService(server, server.test, 'Boutique Akwa');
+  for (const [amount, days] of [
+    [12_000, 20],
+    [4_500, 9],
+    [8_000, 3],
+  ] as const) {
+    server.clock.advance(days * 86_400_000);
+    await collect(server, serviceId, amount);
+    await server.settle(2000);
+  }
+  ids.payment = await collect(server, serviceId, 6_000);
+  await collect(server, serviceId, 2_000, failureNumber);
+  await server.settle(2000);
+  const payout = await server.request('POST', '/payouts', {
+    body: { amount: 3_000, currency: 'XAF', recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+  });
+  ids.payout = payout.body.data.transaction_id;
+  await server.request('POST', '/refunds', { body: { payment_id: ids.payment, amount: 1_000 } });
+  await server.settle(2000);
+  await server.deliverWebhooks();
+  await server.flushLogs();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const pages: Array<[name: string, path: () => string]> = [
+  ['overview', () => '/dashboard/test'],
+  ['payments', () => '/dashboard/test/payments'],
+  ['payment', () => `/dashboard/test/payments/${ids.payment}`],
+  ['payouts', () => '/dashboard/test/payouts'],
+  ['payout', () => `/dashboard/test/payouts/${ids.payout}`],
+  ['topups', () => '/dashboard/test/topups'],
+  ['topup', () => `/dashboard/test/topups/${ids.topup}`],
+  ['refunds', () => '/dashboard/test/refunds'],
+  ['webhooks', () => '/dashboard/test/webhooks'],
+  ['webhook', () => `/dashboard/test/webhooks/${ids.endpoint}`],
+  ['keys', () => '/dashboard/test/keys'],
+  ['logs', () => '/dashboard/test/logs'],
+  ['users', () => '/dashboard/test/users'],
+  ['live-overview', () => '/dashboard/live'],
+  ['not-found', () => '/dashboard/test/payments/pay_unknown'],
+];
+
+async function check(
+  name: string,
+  size: 'desktop' | 'phone',
+  visit: (page: import('playwright-core').Page) => Promise<void>,
+  options: BrowserContextOptions,
+) {
+  const { page, context, foreignRequests, cspViolations } = await openPage(browser, server, options);
+  await visit(page);
+  const violations = await seriousViolations(page);
+  expect(violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual(
+    [],
+  );
+  await screenshot(page, `dashboard-${name}-${size}`);
+  if (size === 'phone') {
+    // Readable on a phone: nothing wider than the screen but the tables' own scroll areas.
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(phone.viewport?.width ?? 0);
+  }
+  expect(foreignRequests).toEqual([]);
+  expect(cspViolations).toEqual([]);
+  await context.close();
+}
+
+describe('every dashboard page, at desktop and phone widths', () => {
+  it('the sign-in page', async () => {
+    for (const [size, options] of [
+      ['desktop', desktop],
+      ['phone', phone],
+    ] as const) {
+      await check(
+        'sign-in',
+        size,
+        (page) => page.goto(`${origin(server)}/dashboard/sign-in`).then(() => {}),
+        options,
+      );
+    }
+  });
+
+  for (const [name, path] of pages) {
+    it(`the ${name} page`, async () => {
+      for (const [size, options] of [
+        ['desktop', desktop],
+        ['phone', phone],
+      ] as const) {
+        await check(
+          name,
+          size,
+          async (page) => {
+            await signIn(page, server, owner);
+            const response = await page.goto(`${origin(server)}${path()}`);
+            expect(response?.status()).toBe(name === 'not-found' ? 404 : 200);
+          },
+          options,
+        );
+      }
+    });
+  }
+
+  it('charts the last 30 days of volume on the overview', async () => {
+    const { cookie } = await httpSignIn(server, owner);
+    const page = await (await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } })).text();
+    expect(page).toContain('received 30\u202f500 XAF, paid out 4\u202f000 XAF');
+    expect(page.match(/<rect [^>]*height="(?!0\.0")/g)?.length).toBeGreaterThanOrEqual(4);
+    const failing = page.slice(page.indexOf('id="failing"'), page.indexOf('id="recent-payments"'));
+    expect(failing).toContain('http://127.0.0.1:9/closed-port');
+  });
+
+  it('says which mode it shows on every page: a test banner and a different live banner', async () => {
+    const { cookie } = await httpSignIn(server, owner);
+    const test = await (
+      await fetch(`${origin(server)}/dashboard/test/payments`, { headers: { cookie } })
+    ).text();
+    const live = await (
+      await fetch(`${origin(server)}/dashboard/live/payments`, { headers: { cookie } })
+    ).text();
+    expect(test).toContain('TEST MODE');
+    expect(test).toContain('<title>[TEST]');
+    expect(live).toContain('LIVE MODE');
+    expect(live).toContain('<title>[LIVE]');
+    expect(live).not.toContain(ids.payment);
+  });
+});
+
+describe('without JavaScript, and by keyboard', () => {
+  it('signs in, filters payments and pages through them with JavaScript turned off', async () => {
+    const { page, context } = await openPage(browser, server, { ...desktop, javaScriptEnabled: false });
+    await signIn(page, server, owner);
+    await page.goto(`${origin(server)}/dashboard/test/payments`);
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=failed/);
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('failed');
+    await context.close();
+  });
+
+  it('pages through a list by cursor, keeping the filters', async () => {
+    const { cookie } = await httpSignIn(server, owner);
+    const serviceId = await createService(server);
+    for (let i = 0; i < 21; i++) await collect(server, serviceId, 100 + i);
+    const first = await (
+      await fetch(`${origin(server)}/dashboard/test/payments?status=initiated`, { headers: { cookie } })
+    ).text();
+    const next = /href="([^"]+)" rel="next"/.exec(first)?.[1]?.replace(/&#38;/g, '&');
+    expect(next).toMatch(/status=initiated&cursor=/);
+    const second = await (await fetch(`${origin(server)}${next}`, { headers: { cookie } })).text();
+    expect(second.match(/<tr><td><a href/g)).toHaveLength(1);
+    expect(second).toContain('First page');
+  });
+
+  it('reaches the content by keyboard, with a visible focus ring', async () => {
+    const { page, context } = await openPage(browser, server);
+    await signIn(page, server, owner);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    expect(await skip.isVisible()).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as Element);
+      return `${style.outlineStyle} ${style.outlineWidth}`;
+    });
+    expect(outline).toBe('solid 3px');
+    await context.close();
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * What the dashboard's browser tests share: users created in the server's database, signing in
+ * through the page, the axe-core accessibility check, and screenshots under build/screenshots/.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { createDashboardUser } from '../../server/domain/dashboard-users.js';
+import type { DashboardRole } from '../../server/storage/rows.js';
+import { openIsolatedPage } from '../support/browser.js';
+import type { TestServer } from '../support/server.js';
+
+export const password = 'correct horse battery';
+
+export const origin = (server: TestServer) => server.url.replace(/\/v1$/, '');
+
+let userCount = 0;
+
+/** A dashboard user of `accountId` (default: the server's first account) who can sign in at once. */
+export async function addUser(
+  server: TestServer,
+  role: DashboardRole = 'owner',
+  accountId = server.account.accountId,
+) {
+  userCount += 1;
+  const email = `${role}${userCount}@shop.example`;
+  await createDashboardUser(
+    server.service.deps.store,
+    { accountId, email, role, password },
+    server.clock.now(),
+  );
+  return email;
+}
+
+export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const phone: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+/** A fresh browser context (its own cookies), cut off from every origin but the server's. */
+export async function openPage(
+  browser: Browser,
+  server: TestServer,
+  options: BrowserContextOptions = desktop,
+) {
+  const isolated = await openIsolatedPage(browser, origin(server), { ...options, acceptDownloads: true });
+  // A missing element fails fast with a clear message instead of at the test's timeout.
+  isolated.page.setDefaultTimeout(8000);
+  const cspViolations: string[] = [];
+  isolated.page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return { ...isolated, cspViolations };
+}
+
+export async function signIn(page: Page, server: TestServer, email: string, secret = password) {
+  await page.goto(`${origin(server)}/dashboard`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\/test$/);
+}
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/** Runs axe-core in the page (evaluated through the debugger, so the page's CSP stays strict). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is injected above, untyped in the page
+    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  })) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export const screenshotsDir = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotsDir, { recursive: true });
+  const path = join(screenshotsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** The value of the hidden CSRF field of the first form on the page. */
+export async function csrfOf(page: Page): Promise<string> {
+  return page.locator('input[name="_csrf"]').first().inputValue();
+}
+
+/** Signs in without a browser (for tests of many requests); returns the Cookie header to send. */
+export async function httpSignIn(server: TestServer | string, email: string, secret = password) {
+  const base = typeof server === 'string' ? server : origin(server);
+  const form = await fetch(`${base}/dashboard/sign-in`);
+  const preCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const response = await fetch(`${base}/dashboard/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: token, email, password: secret }).toString(),
+  });
+  const session = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] as string)
+    .find((c) => c.startsWith('dash_session=') && c.length > 'dash_session='.length);
+  return { status: response.status, cookie: session ?? preCookie, preCookie, token };
+}
