@@ -51,7 +51,7 @@ export function buildApp({ deps, logger, metrics, callLog }: AppOptions): Expres
   });
 
   // Public pages, outside the API: the contract, its docs and the hosted checkout.
-  app.use(docsRoutes());
+  app.use(docsRoutes(() => deps.config.publicUrl));
   app.use('/checkout', checkoutRoutes(deps));
 
   const authenticate = authenticateCaller(deps);

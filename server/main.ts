@@ -1,5 +1,8 @@
 import { ConfigError, loadConfig } from './config.js';
+import { refreshDocs } from './docs-refresh.js';
 import { createAccount } from './domain/accounts.js';
+import { loadEnvFile } from './env-file.js';
+import { firstStartMessage } from './first-start.js';
 import { createLogger } from './observability/logger.js';
 import { startService } from './service.js';
 
@@ -10,6 +13,7 @@ import { startService } from './service.js';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadEnvFile();
     config = loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -41,26 +45,12 @@ async function main(): Promise<void> {
     throw err;
   }
   logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
+  if (process.argv.includes('--docs')) void refreshDocs(logger);
 
   const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());
   if (!existing) {
     const account = await createAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
-    console.log(
-      [
-        '',
-        'A sandbox account was created for you (shown once; keys are stored hashed):',
-        `  API user:  ${account.apiUser}`,
-        `  Test key:  ${account.testKey}`,
-        `  Live key:  ${account.liveKey}`,
-        '',
-        'Try it:',
-        `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,
-        '',
-        `Docs: ${service.deps.config.publicUrl}/docs   Contract: ${service.deps.config.publicUrl}/openapi.yaml`,
-        'More accounts and keys: npm run admin -- --help',
-        '',
-      ].join('\n'),
-    );
+    console.log(firstStartMessage(service.apiUrl, service.deps.config.publicUrl, account));
   }
 
   const shutdown = (signal: string) => {
