@@ -342,7 +342,7 @@ describe('a full sandbox flow through the client', () => {
     ok(await client.POST('/payments/direct', { body: paymentBody(serviceId, 1500) }));
     ok(
       await client.POST('/payments/initiate', {
-        body: { amount: 3000, currency: 'XAF', service_id: serviceId },
+        body: { amount: 3000, currency: 'XAF', service_id: serviceId, expires_in_seconds: 60 },
       }),
     );
     const { response } = await client.POST('/payouts', {
