@@ -16,7 +16,7 @@ function requireActiveService(tx: Tx, caller: Caller, serviceId: string): void {
     throw new ApiError(
       422,
       'service_not_found',
-      `No service ${serviceId} exists in this account and mode.`,
+      `No service ${serviceId} exists in this account and mode. Create one with POST /services (a service comes first) and pass its service_id.`,
       'service_id',
     );
   }

@@ -101,6 +101,17 @@ describe('POST /payments', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'service_not_found', param: 'service_id' });
+    expect(response.body.error.message, 'says how to get one').toContain('POST /services');
+  });
+
+  it('without a service_id > 400 missing_field, saying a service comes first (POST /services)', async () => {
+    const { service_id: _none, ...withoutService } = body();
+    for (const path of ['/payments', '/payments/initiate']) {
+      const response = await server.request('POST', path, { body: withoutService });
+      expect(response.status, path).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'missing_field', param: 'service_id' });
+      expect(response.body.error.message).toContain('POST /services');
+    }
   });
 
   it('naming an inactive or deleted service > 422 service_inactive', async () => {
