@@ -6,7 +6,11 @@ export type CheckoutView =
   | { kind: 'form'; error?: string; msisdn?: string; method?: string }
   | { kind: 'status' }
   | { kind: 'not_found' }
-  | { kind: 'expired' };
+  | { kind: 'expired' }
+  | { kind: 'closed' };
+
+/** A link whose service was made inactive or deleted before the customer paid. */
+export const closedText = 'This merchant no longer takes payments through this link. No money was taken.';
 
 const styles = `
 :root { color-scheme: light; --ink: #14213d; --muted: #4a5568; --accent: #0b5cad; --ok: #146c2e; --bad: #a4161a; }
@@ -25,6 +29,10 @@ fieldset { border: 0; padding: 0; margin: 1rem 0; }
 button { width: 100%; font-size: 1.1rem; font-weight: 700; padding: .85rem; border: 0; border-radius: 8px; background: var(--accent); color: #fff; cursor: pointer; }
 button[disabled] { background: #5b6b80; cursor: progress; }
 :focus-visible { outline: 3px solid #ffb703; outline-offset: 2px; }
+.test-mode { background: #fff3bf; color: #5c3c00; border: 2px dashed #b08900; border-radius: 8px; padding: .5rem .75rem; font-weight: 700; margin: 0 0 1rem; }
+.details { color: var(--muted); font-size: .95rem; margin: 0 0 1rem; }
+.details dt { font-weight: 600; float: left; clear: left; margin-right: .35rem; }
+.details dd { margin: 0; }
 .hint { color: var(--muted); font-size: .9rem; margin: .35rem 0 0; }
 .error { color: var(--bad); font-weight: 600; margin: .5rem 0 0; }
 .status { font-size: 1.25rem; font-weight: 700; margin: .5rem 0; }
@@ -66,10 +74,23 @@ export function describeStatus(payment: PaymentRow): { status: string; text: str
   return { status, text: statusText[status] };
 }
 
-function header(payment: PaymentRow, serviceName: string): string {
-  return `<h1>Pay with Mobile Money</h1>
+/** `2026-11-20 09:30 UTC`: the same for every customer, whatever their device's zone. */
+function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function header(payment: PaymentRow, serviceName: string, open: boolean): string {
+  const testMode =
+    payment.mode === 'test'
+      ? '<p class="test-mode" id="test-mode" role="note">Test mode: a sandbox payment, no real money moves.</p>\n'
+      : '';
+  const details = [
+    payment.reference ? `<dt>Reference</dt><dd id="reference">${escapeHtml(payment.reference)}</dd>` : '',
+    open ? `<dt>Link valid until</dt><dd id="expires-at">${utcMinute(payment.expires_at)}</dd>` : '',
+  ].join('');
+  return `${testMode}<h1>Pay with Mobile Money</h1>
 <p class="merchant">To <strong>${escapeHtml(serviceName)}</strong></p>
-<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>`;
+<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>${details ? `\n<dl class="details">${details}</dl>` : ''}`;
 }
 
 export function renderCheckout(
@@ -86,7 +107,15 @@ export function renderCheckout(
     );
   }
   const payment = context.payment as PaymentRow;
-  const top = header(payment, context.serviceName ?? '');
+  const top = header(payment, context.serviceName ?? '', view.kind === 'form');
+  if (view.kind === 'closed') {
+    return layout(
+      'Payment link closed',
+      nonce,
+      `${top}<p class="status" data-status="closed" role="status">${closedText}</p>
+<p>Ask the merchant how else to pay.</p>`,
+    );
+  }
   if (view.kind === 'expired') {
     return layout(
       'Payment link expired',

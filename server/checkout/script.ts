@@ -25,6 +25,8 @@ export const checkoutScript = `
   var button = document.getElementById('pay');
   var error = document.getElementById('msisdn-error');
   var input = document.getElementById('msisdn');
+  // The label the page was rendered with ("Pay 2 500 XAF"), put back after an error.
+  var label = button.textContent;
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     if (button.disabled) return;
@@ -44,7 +46,7 @@ export const checkoutScript = `
           input.setAttribute('aria-invalid', 'true');
           input.focus();
           button.disabled = false;
-          button.textContent = 'Pay';
+          button.textContent = label;
           return;
         }
         var card = form.parentNode;
@@ -61,7 +63,7 @@ export const checkoutScript = `
       })
       .catch(function () {
         button.disabled = false;
-        button.textContent = 'Pay';
+        button.textContent = label;
       });
   });
 })();

@@ -169,17 +169,22 @@ export async function findCheckout(deps: Deps, token: string) {
     const payment = tx.payments.byCheckoutToken(token);
     if (!payment) return undefined;
     const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
-    return { payment, serviceName: service?.name ?? '' };
+    return { payment, serviceName: service?.name ?? '', serviceActive: service?.status === 'active' };
   });
 }
 
 export type CheckoutResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; reason: 'not_found' | 'expired' | 'already_paid' | 'closed'; payment?: PaymentRow };
+  | {
+      ok: false;
+      reason: 'not_found' | 'expired' | 'already_paid' | 'closed' | 'service_inactive';
+      payment?: PaymentRow;
+    };
 
 /**
- * The customer pays a hosted payment: the link must be open and unpaid; the charge is sent
- * once (a second submit finds `operator_ref` set and is refused).
+ * The customer pays a hosted payment: the link must be open and unpaid, and its service still
+ * active (a service made inactive or deleted after the link was sent takes no more money); the
+ * charge is sent once (a second submit finds `operator_ref` set and is refused).
  */
 export async function payCheckout(
   deps: Deps,
@@ -193,6 +198,8 @@ export async function payCheckout(
     if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
     if (payment.expires_at <= now) return { ok: false, reason: 'expired', payment };
     if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
+    const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
     tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
     return { ok: true, payment: tx.payments.byId(payment.id) as PaymentRow };
   });
