@@ -184,6 +184,8 @@ describe('verifyWebhook', () => {
       | 'payment.expired'
       | 'payout.completed'
       | 'payout.failed'
+      | 'refund.completed'
+      | 'refund.failed'
       | 'topup.completed'
       | 'topup.failed'
       | 'topup.expired'
