@@ -5,10 +5,12 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  autoPagingToArray,
   type components,
   createPaymentsClient,
   type ErrorEnvelope,
   type EventName,
+  generateTestHeader,
   type ListItem,
   type ListPath,
   type Payment,
@@ -17,6 +19,7 @@ import {
   requestIdOf,
   verifyWebhook,
   type WebhookEvent,
+  type WebhookEventOf,
 } from '../../client/src/index.js';
 
 declare const client: PaymentsClient;
@@ -198,5 +201,39 @@ describe('verifyWebhook', () => {
     verifyWebhook(new Uint8Array(), 't=1,v1=00', 'whsec_x', { toleranceSeconds: 60, now: new Date() });
     // @ts-expect-error the raw body, not the parsed event
     verifyWebhook({ id: 'evt_x' }, 't=1,v1=00', 'whsec_x');
+  });
+});
+
+describe('autoPagingToArray', () => {
+  it('resolves to an array of the list’s item type, and needs a limit', async () => {
+    const client = createPaymentsClient({ apiKey: 'sk_test_x', apiUser: 'u', sandbox: true });
+    expectTypeOf(await autoPagingToArray(client, '/payments', { limit: 50 })).toEqualTypeOf<Payment[]>();
+    // @ts-expect-error the limit is required
+    autoPagingToArray(client, '/payments', {});
+    // @ts-expect-error the event id is required
+    autoPagingToArray(client, '/events/{id}/deliveries', { limit: 5 });
+  });
+});
+
+describe('events narrowed by type', () => {
+  it('checking event.event narrows event.data', () => {
+    const event = verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
+    if (event.event === 'refund.completed') {
+      expectTypeOf(event.data.payment_id).toEqualTypeOf<string>();
+      expectTypeOf(event.data.status).toEqualTypeOf<'success'>();
+      expectTypeOf(event.data.failure_code).toEqualTypeOf<null>();
+    }
+    if (event.event === 'payment.failed') {
+      expectTypeOf(event.data.status).toEqualTypeOf<'failed'>();
+      expectTypeOf(event.data.failure_code).not.toEqualTypeOf<null>();
+    }
+    if (event.event === 'topup.expired') expectTypeOf(event.data.status).toEqualTypeOf<'expired'>();
+    expectTypeOf<WebhookEventOf<'refund.failed'>['data']['payment_id']>().toEqualTypeOf<string>();
+  });
+
+  it('generateTestHeader takes the payload and secret, and returns the header string', () => {
+    expectTypeOf(generateTestHeader({ payload: '{}', secret: 'whsec_x' })).toEqualTypeOf<string>();
+    // @ts-expect-error the secret is required
+    generateTestHeader({ payload: '{}' });
   });
 });
