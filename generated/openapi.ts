@@ -1004,6 +1004,14 @@ export interface components {
              * @default 1800
              */
             expires_in_seconds: number;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer back once the payment reached its final
+             *     state (a "Back to the shop" link). `https` only in live mode (`400 invalid_field`
+             *     otherwise); `http` is accepted in the sandbox for local shops.
+             * @example https://shop.example.com/orders/1042
+             */
+            return_url?: string;
         };
         /** @description A payment collected from a customer's Mobile Money account. */
         Payment: {
@@ -1029,6 +1037,11 @@ export interface components {
              * @description The hosted checkout page (hosted flow only), or `null`.
              */
             checkout_url: string | null;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer back once the payment is final, or `null`.
+             */
+            return_url?: string | null;
             mode: components["schemas"]["Mode"];
             expires_at: components["schemas"]["Timestamp"];
             created_at: components["schemas"]["Timestamp"];

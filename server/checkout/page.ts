@@ -74,6 +74,19 @@ export function describeStatus(payment: PaymentRow): { status: string; text: str
   return { status, text: statusText[status] };
 }
 
+const finalStatuses = new Set(['success', 'failed', 'expired']);
+
+/**
+ * The merchant's `return_url` as a link, shown once the payment is final: rendered visible on a
+ * final page, hidden on the form and the pending page (the script shows it when the payment
+ * ends). Only http(s) URLs are ever rendered.
+ */
+function returnLink(payment: PaymentRow, serviceName: string, visible: boolean): string {
+  if (!payment.return_url || !/^https?:\/\//.test(payment.return_url)) return '';
+  const to = serviceName ? `Back to ${escapeHtml(serviceName)}` : 'Back to the merchant';
+  return `\n<p id="return"${visible ? '' : ' hidden'}><a href="${escapeHtml(payment.return_url)}" rel="noreferrer">${to}</a></p>`;
+}
+
 /** `2026-11-20 09:30 UTC`: the same for every customer, whatever their device's zone. */
 function utcMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -113,7 +126,7 @@ export function renderCheckout(
       'Payment link closed',
       nonce,
       `${top}<p class="status" data-status="closed" role="status">${closedText}</p>
-<p>Ask the merchant how else to pay.</p>`,
+<p>Ask the merchant how else to pay.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
     );
   }
   if (view.kind === 'expired') {
@@ -121,7 +134,7 @@ export function renderCheckout(
       'Payment link expired',
       nonce,
       `${top}<p class="status" data-status="expired" role="status">${statusText.expired}</p>
-<p>Ask the merchant for a new payment link.</p>`,
+<p>Ask the merchant for a new payment link.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
     );
   }
   if (view.kind === 'status') {
@@ -130,7 +143,7 @@ export function renderCheckout(
     return layout(
       'Payment status',
       nonce,
-      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${script}`,
+      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${returnLink(payment, context.serviceName ?? '', finalStatuses.has(status))}${script}`,
     );
   }
   const method = view.method ?? payment.payment_method ?? 'mtn_momo';
@@ -155,7 +168,7 @@ ${choice('mtn_momo', 'MTN Mobile Money')}
 ${choice('orange_money', 'Orange Money')}
 </fieldset>
 <button type="submit" id="pay">Pay ${escapeHtml(formatAmount(payment.amount, payment.currency))}</button>
-</form>
+</form>${returnLink(payment, context.serviceName ?? '', false)}
 <script nonce="${nonce}">${checkoutScript}</script>`,
   );
 }

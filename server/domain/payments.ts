@@ -80,6 +80,7 @@ export async function createDirectPayment(
       customer_msisdn: input.customer_msisdn,
       service_id: input.service_id,
       reference: input.reference ?? null,
+      return_url: null,
       checkout_token: null,
       operator_ref: randomUUID(),
       next_check_at: now,
@@ -111,6 +112,14 @@ export async function initiateHostedPayment(
   input: HostedPaymentCreate,
   intent?: IdempotencyIntent<PaymentRow>,
 ): Promise<PaymentRow> {
+  if (input.return_url && caller.mode === 'live' && !input.return_url.startsWith('https://')) {
+    throw new ApiError(
+      400,
+      'invalid_field',
+      'In live mode return_url must be an https URL: the customer is sent back to it.',
+      'return_url',
+    );
+  }
   return commit(deps, caller, intent, (tx, now) => {
     requireActiveService(tx, caller, input.service_id);
     const row: Omit<PaymentRow, 'seq'> = {
@@ -118,6 +127,7 @@ export async function initiateHostedPayment(
       amount: input.amount,
       currency: input.currency,
       flow: 'hosted',
+      return_url: input.return_url ?? null,
       payment_method: input.payment_method ?? null,
       customer_msisdn: input.customer_msisdn ?? null,
       service_id: input.service_id,

@@ -25,7 +25,7 @@ afterAll(async () => {
 async function hostedPayment(
   amount = 2500,
   expiresInSeconds = 1800,
-  extra: { service_id?: string; reference?: string } = {},
+  extra: { service_id?: string; reference?: string; return_url?: string } = {},
 ) {
   const response = await server.request('POST', '/payments/initiate', {
     body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds, ...extra },
@@ -249,4 +249,42 @@ describe('the hosted checkout page', () => {
       await context.close();
     });
   }
+
+  it('takes an optional return_url, and links back to it once the payment is final', async () => {
+    const returnUrl = 'https://shop.example.com/orders/1042?paid=1';
+    const payment = await hostedPayment(1800, 1800, { return_url: returnUrl });
+    const { page, context, foreignRequests } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    const back = page.getByRole('link', { name: 'Back to Boutique Akwa' });
+    await expect(back.isVisible()).resolves.toBe(false);
+    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await settleWhenPending(page);
+    await expect(back.isVisible()).resolves.toBe(false);
+    await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
+    await back.waitFor({ state: 'visible' });
+    await expect(back.getAttribute('href')).resolves.toBe(returnUrl);
+    // Reloaded, the final page shows it too; the API shows it on the payment.
+    await page.reload();
+    await page.getByRole('link', { name: 'Back to Boutique Akwa' }).waitFor({ state: 'visible' });
+    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    expect(read.body.data.return_url).toBe(returnUrl);
+    expect(foreignRequests).toEqual([]);
+    await context.close();
+  });
+
+  it('in live mode takes an https return_url only', async () => {
+    const live = await createService(server, server.live, 'Live shop');
+    const initiate = (returnUrl: string) =>
+      server.request('POST', '/payments/initiate', {
+        as: server.live,
+        body: { amount: 1000, currency: 'XAF', service_id: live, return_url: returnUrl },
+      });
+    const refused = await initiate('http://shop.example.com/orders/1');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_field', param: 'return_url' });
+    expect((await initiate('https://shop.example.com/orders/1')).status).toBe(202);
+    const sandbox = await hostedPayment(1000, 1800, { return_url: 'http://127.0.0.1:8080/orders/1' });
+    expect(sandbox.checkout_url).toMatch(/\/checkout\/cs_/);
+  });
 });

@@ -64,6 +64,8 @@ describe('POST /payments', () => {
       status: 'success',
       reference: null,
       failure_code: null,
+      service_id: serviceId,
+      payment_id: null,
     });
   });
 
