@@ -16,6 +16,14 @@ export {
 export { authMiddleware } from './middleware/auth.js';
 export { idempotencyMiddleware } from './middleware/idempotency.js';
 export { sandboxMiddleware } from './middleware/sandbox.js';
+export {
+  type DocumentedError,
+  type ErrorMethod,
+  type ErrorPath,
+  type OperationError,
+  operationError,
+  type UndocumentedError,
+} from './operation-error.js';
 export type { PaymentsClientOptions } from './options.js';
 export {
   type AutoPagingOptions,

@@ -8,11 +8,13 @@ import {
   autoPagingToArray,
   type components,
   createPaymentsClient,
+  type DocumentedError,
   type ErrorEnvelope,
   type EventName,
   generateTestHeader,
   type ListItem,
   type ListPath,
+  operationError,
   type Payment,
   type PaymentsClient,
   paginate,
@@ -235,5 +237,26 @@ describe('events narrowed by type', () => {
     expectTypeOf(generateTestHeader({ payload: '{}', secret: 'whsec_x' })).toEqualTypeOf<string>();
     // @ts-expect-error the secret is required
     generateTestHeader({ payload: '{}' });
+  });
+});
+
+describe('operationError', () => {
+  it('narrows the code once documented and status are checked', async () => {
+    const client = createPaymentsClient({ apiKey: 'sk_test_x', apiUser: 'u', sandbox: true });
+    const failure = operationError('/payouts', 'post', await client.POST('/payouts', { body: {} as never }));
+    if (failure?.documented && failure.status === 403) {
+      expectTypeOf(failure.code).toEqualTypeOf<'insufficient_balance'>();
+    }
+    if (failure?.documented && failure.status === 422) {
+      expectTypeOf(failure.code).toEqualTypeOf<'wallet_not_found' | 'self_transfer'>();
+    }
+    if (failure?.documented && failure.status === 400) {
+      expectTypeOf(failure.code).toEqualTypeOf<components['schemas']['ErrorCode']>();
+    }
+    if (failure && !failure.documented) expectTypeOf(failure.code).toEqualTypeOf<string | undefined>();
+    // The documented statuses are the operation's own: GET /payouts has no 403.
+    expectTypeOf<DocumentedError<'/payouts', 'get'>['status']>().toEqualTypeOf<400 | 401 | 429>();
+    // @ts-expect-error no such operation
+    operationError('/payouts', 'patch', {} as never);
   });
 });
