@@ -8,24 +8,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsClient, operationError, type PaymentsClient } from '../../client/src/index.js';
 import { operationErrorsPath, renderOperationErrors } from '../../scripts/client-error-codes.js';
 import { createService, fund } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { sendError, startLocalServer } from './local-server.js';
 
 let server: TestServer;
-let client: PaymentsClient;
 
 beforeAll(async () => {
   server = await startTestServer();
-  client = createPaymentsClient({
-    apiKey: server.test.key,
-    apiUser: server.test.apiUser,
+});
+afterAll(() => server.close());
+
+/** A fresh sandbox account per test: no test sees another's balance or objects. */
+async function freshClient(): Promise<{ client: PaymentsClient; as: Credentials }> {
+  const { test } = await server.newAccount('Operation errors');
+  const client = createPaymentsClient({
+    apiKey: test.key,
+    apiUser: test.apiUser,
     baseUrl: server.url,
     sandbox: true,
     retry: { maxRetries: 0 },
   });
-});
-afterAll(() => server.close());
+  return { client, as: test };
+}
 
 describe('the generated table of documented errors', () => {
   it('is what openapi.yaml says (run npm run generate:client-errors after editing it)', () => {
@@ -45,6 +50,7 @@ describe('the generated table of documented errors', () => {
 
 describe('operationError against the real server', () => {
   it('a payout the balance cannot fund: documented 403, code insufficient_balance', async () => {
+    const { client } = await freshClient();
     const result = await client.POST('/payouts', {
       body: { amount: 5_000, currency: 'XAF', recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
     });
@@ -54,8 +60,9 @@ describe('operationError against the real server', () => {
   });
 
   it('a refund above what remains: documented 422 refund_exceeds_payment', async () => {
-    const serviceId = await createService(server);
-    await fund(server, 10_000);
+    const { client, as } = await freshClient();
+    const serviceId = await createService(server, as);
+    await fund(server, 10_000, as);
     const paid = await client.POST('/payments', {
       body: {
         amount: 1000,
@@ -78,6 +85,7 @@ describe('operationError against the real server', () => {
   });
 
   it('an unknown id: documented 404 resource_not_found; a success: undefined', async () => {
+    const { client } = await freshClient();
     const missing = await client.GET('/payments/{id}', {
       params: { path: { id: 'pay_000000000000000000000000' } },
     });
