@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   balanceOf,
   collect,
@@ -12,11 +12,13 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let server: TestServer;
 let serviceId: string;
 
-beforeAll(async () => {
+// A server (and service) per test: a test's balance and settlement never include payments an
+// earlier test left pending, whatever the order.
+beforeEach(async () => {
   server = await startTestServer();
   serviceId = await createService(server);
 });
-afterAll(() => server.close());
+afterEach(() => server.close());
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   amount: 2500,
