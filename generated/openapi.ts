@@ -1067,6 +1067,14 @@ export interface components {
              * @default 1800
              */
             expires_in_seconds: number;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer back once the payment reached its final
+             *     state (a "Back to the shop" link). `https` only in live mode (`400 invalid_field`
+             *     otherwise); `http` is accepted in the sandbox for local shops.
+             * @example https://shop.example.com/orders/1042
+             */
+            return_url?: string;
         };
         /** @description A payment collected from a customer's Mobile Money account. */
         Payment: {
@@ -1092,6 +1100,11 @@ export interface components {
              * @description The hosted checkout page (hosted flow only), or `null`.
              */
             checkout_url: string | null;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer back once the payment is final, or `null`.
+             */
+            return_url?: string | null;
             mode: components["schemas"]["Mode"];
             expires_at: components["schemas"]["Timestamp"];
             created_at: components["schemas"]["Timestamp"];
@@ -1373,7 +1386,7 @@ export interface components {
          * @description The kind of an event.
          * @enum {string}
          */
-        EventName: "payment.completed" | "payment.failed" | "payment.expired" | "payout.completed" | "payout.failed" | "topup.completed" | "topup.failed" | "topup.expired";
+        EventName: "payment.completed" | "payment.failed" | "payment.expired" | "payout.completed" | "payout.failed" | "refund.completed" | "refund.failed" | "topup.completed" | "topup.failed" | "topup.expired";
         /**
          * Format: uri
          * @description An `http` or `https` URL; in live mode it must be public.
@@ -1479,6 +1492,17 @@ export interface components {
             /** @description Your reference, or `null`. */
             reference: string | null;
             failure_code: components["schemas"]["FailureCode"];
+            /**
+             * @description The service of a payment, or of the payment a refund returns; `null` for top-ups
+             *     and other payouts. Present in every event sent since it was added.
+             * @example svc_8ZWxqTmr3nB1cK7vDpQ2LsYh
+             */
+            service_id?: string | null;
+            /**
+             * @description For a refund, the payment it returns; otherwise `null`.
+             * @example null
+             */
+            payment_id?: string | null;
         };
         /** @description Something that happened, as sent to webhook endpoints. */
         Event: {
@@ -4085,7 +4109,7 @@ export const balanceTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<c
 export const serviceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceStatus"]> = ["active", "inactive", "deleted"];
 export const serviceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceType"]> = ["plugin", "sdk", "website", "mobile_app", "pos", "other"];
 export const serviceUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceUpdate"]["status"]> = ["active", "inactive"];
-export const eventNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventName"]> = ["payment.completed", "payment.failed", "payment.expired", "payout.completed", "payout.failed", "topup.completed", "topup.failed", "topup.expired"];
+export const eventNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventName"]> = ["payment.completed", "payment.failed", "payment.expired", "payout.completed", "payout.failed", "refund.completed", "refund.failed", "topup.completed", "topup.failed", "topup.expired"];
 export const webhookEndpointUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointUpdate"]["status"]> = ["enabled", "disabled"];
 export const webhookEndpointStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpoint"]["status"]> = ["enabled", "disabled"];
 export const eventDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventData"]["status"]> = ["success", "failed", "expired"];

@@ -58,7 +58,7 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   app.get('/metrics', metricsRoute(metrics, deps.config.metricsToken));
 
   // Pages outside the API: the contract, its docs, the hosted checkout and the merchant dashboard.
-  app.use(docsRoutes());
+  app.use(docsRoutes(() => deps.config.publicUrl));
   app.use('/checkout', checkoutRoutes(deps));
   // Operators' callbacks: outside the API, unauthenticated, bodies never trusted.
   app.use('/operator-callbacks', operatorCallbackRoutes(deps, wakeSettlement ?? (() => undefined)));

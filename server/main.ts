@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig } from './config.js';
+import { refreshDocs } from './docs-refresh.js';
 import { createAccount } from './domain/accounts.js';
 import { createDashboardUser } from './domain/dashboard-users.js';
 import { randomBase62 } from './domain/ids.js';
+import { loadEnvFile } from './env-file.js';
+import { firstStartMessage } from './first-start.js';
 import { createLogger } from './observability/logger.js';
 import { startService } from './service.js';
 
@@ -12,6 +15,7 @@ import { startService } from './service.js';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadEnvFile();
     config = loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
     throw err;
   }
   logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
+  if (process.argv.includes('--docs')) void refreshDocs(logger);
 
   const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());
   if (!existing) {
@@ -53,25 +58,7 @@ async function main(): Promise<void> {
       { accountId: account.accountId, role: 'owner', ...owner },
       Date.now(),
     );
-    console.log(
-      [
-        '',
-        'A sandbox account was created for you (shown once; keys are stored hashed):',
-        `  API user:  ${account.apiUser}`,
-        `  Test key:  ${account.testKey}`,
-        // The live key moves real money: it is never printed where terminals and CI logs keep
-        // it. Its owner gets one from the operator: npm run admin -- reset-keys --mode live.
-        '  Live key:  not shown; get one with npm run admin -- reset-keys --api-user <API user> --mode live',
-        '',
-        'Try it:',
-        `  curl -s ${service.apiUrl}/balance -H "Authorization: Bearer ${account.testKey}" -H "X-API-User: ${account.apiUser}"`,
-        '',
-        `Docs: ${service.deps.config.publicUrl}/docs   Contract: ${service.deps.config.publicUrl}/openapi.yaml`,
-        `Dashboard: ${service.deps.config.publicUrl}/dashboard   (email ${owner.email}, password ${owner.password})`,
-        'More accounts and keys: npm run admin -- --help',
-        '',
-      ].join('\n'),
-    );
+    console.log(firstStartMessage(service.apiUrl, service.deps.config.publicUrl, account, owner));
   }
 
   const shutdown = (signal: string) => {

@@ -16,9 +16,32 @@ export {
 export { authMiddleware } from './middleware/auth.js';
 export { idempotencyMiddleware } from './middleware/idempotency.js';
 export { sandboxMiddleware } from './middleware/sandbox.js';
+export {
+  type DocumentedError,
+  type ErrorMethod,
+  type ErrorPath,
+  type OperationError,
+  operationError,
+  type UndocumentedError,
+} from './operation-error.js';
 export type { PaymentsClientOptions } from './options.js';
-export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
+export {
+  type AutoPagingOptions,
+  autoPagingMaxLimit,
+  autoPagingToArray,
+  type ListInit,
+  type ListItem,
+  type ListPath,
+  paginate,
+} from './paginate.js';
 export { requestIdOf } from './request-id.js';
 export type { RetryOptions } from './retry-policy.js';
 export { type Fetch, type RetryingFetchOptions, retryingFetch } from './retrying-fetch.js';
-export { type VerifyWebhookOptions, verifyWebhook, type WebhookEvent } from './webhooks.js';
+export {
+  generateTestHeader,
+  type TestHeaderOptions,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventOf,
+} from './webhooks.js';

@@ -70,3 +70,48 @@ export async function* paginate<P extends ListPath>(
     cursor = data.data.next_cursor;
   }
 }
+
+/** Options of `autoPagingToArray`. */
+export interface AutoPagingOptions {
+  /**
+   * The most items to collect (required, at most 10 000): a list can be long, and an array
+   * holds all of it in memory. Pages stop being fetched once it is reached.
+   */
+  limit: number;
+}
+
+/** The most items `autoPagingToArray` collects in one call. */
+export const autoPagingMaxLimit = 10_000;
+
+/**
+ * Collects the items of a list operation into an array, newest first, fetching page after page
+ * until `limit` items are collected or the list ends. For more, or for a stream, use `paginate`.
+ * A failed page throws a `PaymentsApiError`.
+ *
+ * @throws {RangeError} when `limit` is not an integer from 1 to 10 000.
+ *
+ * @example
+ * ```ts
+ * const recent = await autoPagingToArray(client, '/payments', { limit: 250 }, {
+ *   params: { query: { status: 'success', limit: 100 } },
+ * });
+ * console.log(recent.length); // at most 250
+ * ```
+ */
+export async function autoPagingToArray<P extends ListPath>(
+  client: PaymentsClient,
+  path: P,
+  options: AutoPagingOptions,
+  ...init: ListArgs<P>
+): Promise<ListItem<P>[]> {
+  const { limit } = options;
+  if (!Number.isInteger(limit) || limit < 1 || limit > autoPagingMaxLimit) {
+    throw new RangeError(`limit must be an integer from 1 to ${autoPagingMaxLimit} (got ${limit})`);
+  }
+  const items: ListItem<P>[] = [];
+  for await (const item of paginate(client, path, ...init)) {
+    items.push(item);
+    if (items.length >= limit) break;
+  }
+  return items;
+}

@@ -2,8 +2,54 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { components } from './contract.js';
 import { WebhookVerificationError } from './errors.js';
 
-/** An event as delivered to your webhook endpoint; `event` is one of the contract's event names. */
-export type WebhookEvent = components['schemas']['Event'];
+type ContractEvent = components['schemas']['Event'];
+type EventData = components['schemas']['EventData'];
+/** One of the contract's event names, e.g. `'payment.completed'`. */
+type Name = components['schemas']['EventName'];
+
+type StatusOf<N extends Name> = N extends `${string}.completed`
+  ? 'success'
+  : N extends `${string}.failed`
+    ? 'failed'
+    : 'expired';
+
+type DataOf<N extends Name> = Omit<EventData, 'status' | 'failure_code'> & {
+  status: StatusOf<N>;
+  failure_code: N extends `${string}.failed` ? NonNullable<EventData['failure_code']> : null;
+} & (N extends `refund.${string}`
+    ? { payment_id: string; service_id: string }
+    : N extends `payout.${string}` | `topup.${string}`
+      ? unknown
+      : { payment_id?: null });
+
+/**
+ * The event named `N`, its `data` narrowed to what that event carries: `status` and
+ * `failure_code` follow the name, and refund events always name their `payment_id` and
+ * `service_id`.
+ *
+ * @example
+ * ```ts
+ * function onRefund(event: WebhookEventOf<'refund.completed'>) {
+ *   markRefunded(event.data.payment_id, event.data.amount); // payment_id: string
+ * }
+ * ```
+ */
+export type WebhookEventOf<N extends Name> = Omit<ContractEvent, 'event' | 'data'> & {
+  event: N;
+  data: DataOf<N>;
+};
+
+/**
+ * An event as delivered to your webhook endpoint: a union over the contract's event names, so
+ * checking `event.event` narrows `event.data`.
+ *
+ * @example
+ * ```ts
+ * const event = verifyWebhook(body, signature, secret);
+ * if (event.event === 'refund.failed') retryRefund(event.data.payment_id, event.data.failure_code);
+ * ```
+ */
+export type WebhookEvent = { [N in Name]: WebhookEventOf<N> }[Name];
 
 export interface VerifyWebhookOptions {
   /** How far the signature's timestamp may be from now, in seconds, either way. Default 300. */
@@ -119,4 +165,42 @@ function parseEvent(body: Buffer): WebhookEvent {
     );
   }
   return event as WebhookEvent;
+}
+
+export interface TestHeaderOptions {
+  /** The exact body your test will post: a string, or an event serialised with `JSON.stringify`. */
+  payload: string;
+  /** The endpoint secret your handler verifies with (any `whsec_...` string in tests). */
+  secret: string;
+  /** Unix seconds of the signature. Default now; an old one makes `timestamp_out_of_tolerance`. */
+  timestamp?: number;
+}
+
+/**
+ * Builds the `X-Webhook-Signature` header the API would send with `payload`, so that your own
+ * tests can post a signed delivery to your webhook handler and have `verifyWebhook` accept it,
+ * with no API involved. Sign exactly the bytes you post.
+ *
+ * @example
+ * ```ts
+ * const payload = JSON.stringify({
+ *   id: 'evt_test', event: 'payment.completed', mode: 'test', timestamp: new Date().toISOString(),
+ *   data: { transaction_id: 'pay_test', amount: 2500, currency: 'XAF', status: 'success',
+ *     reference: 'order-1042', failure_code: null, service_id: 'svc_test', payment_id: null },
+ * });
+ * const signature = generateTestHeader({ payload, secret: 'whsec_test' });
+ * await fetch('http://127.0.0.1:8080/webhooks/payments', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+ *   body: payload,
+ * });
+ * ```
+ */
+export function generateTestHeader(options: TestHeaderOptions): string {
+  const { payload, secret, timestamp = Math.floor(Date.now() / 1000) } = options;
+  if (!Number.isInteger(timestamp) || timestamp < 0) {
+    throw new RangeError(`timestamp must be whole Unix seconds (got ${timestamp})`);
+  }
+  const v1 = createHmac('sha256', secret).update(`${timestamp}.`).update(payload, 'utf8').digest('hex');
+  return `t=${timestamp},v1=${v1}`;
 }

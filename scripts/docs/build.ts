@@ -9,9 +9,11 @@
  *    inline image, then refuses to write a page that still loads anything from elsewhere.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -90,6 +92,51 @@ async function clientPackageName(): Promise<string> {
   return manifest.name;
 }
 
+/** Files whose content decides the page: the contract, the Redoc options, and this builder. */
+const buildInputs = [
+  'redocly.yaml',
+  join('client', 'package.json'),
+  join('scripts', 'docs', 'build.ts'),
+  join('scripts', 'docs', 'code-samples.ts'),
+  join('scripts', 'lib', 'openapi.ts'),
+  join('node_modules', '@redocly', 'cli', 'package.json'),
+];
+const stampName = '.inputs-sha256';
+
+/** A SHA-256 over the spec and every build input (name and content). */
+export async function docsInputsHash(specPath = join(root, 'openapi.yaml')): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of [specPath, ...buildInputs.map((f) => join(root, f))]) {
+    hash.update(`${relative(root, file)}\0`);
+    hash.update(existsSync(file) ? await readFile(file) : 'missing');
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Builds the docs unless the page in `outDir` was built from exactly these inputs (its stamp
+ * matches): what `npm start` runs, so a restart does not spend seconds re-rendering Redoc.
+ */
+export async function buildDocsIfChanged(
+  options: BuildDocsOptions = {},
+): Promise<BuiltDocs & { rebuilt: boolean }> {
+  const outDir = options.outDir ?? join(root, 'build', 'docs');
+  const htmlPath = join(outDir, 'index.html');
+  const stampPath = join(outDir, stampName);
+  const inputs = await docsInputsHash(options.specPath);
+  if (
+    existsSync(htmlPath) &&
+    existsSync(stampPath) &&
+    (await readFile(stampPath, 'utf8')).trim() === inputs
+  ) {
+    return { htmlPath, bytes: (await readFile(htmlPath)).length, rebuilt: false };
+  }
+  const built = await buildDocs(options);
+  await writeFile(stampPath, `${inputs}\n`);
+  return { ...built, rebuilt: true };
+}
+
 /**
  * Builds the docs page.
  *
@@ -130,8 +177,10 @@ export async function buildDocs(options: BuildDocsOptions = {}): Promise<BuiltDo
     await mkdir(outDir, { recursive: true });
     const htmlPath = join(outDir, 'index.html');
     // Written beside, then renamed: a preview server never serves a half-written page.
-    await writeFile(join(outDir, '.index.html.partial'), page);
-    await rename(join(outDir, '.index.html.partial'), htmlPath);
+    // (Named by process: two builds at once, say two test files, never rename each other's.)
+    const partial = join(outDir, `.index.html.${process.pid}.partial`);
+    await writeFile(partial, page);
+    await rename(partial, htmlPath);
     return { htmlPath, bytes: Buffer.byteLength(page) };
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -139,9 +188,20 @@ export async function buildDocs(options: BuildDocsOptions = {}): Promise<BuiltDo
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  buildDocs().then(
-    ({ htmlPath, bytes }) => {
-      console.log(`Docs written to ${relative(process.cwd(), htmlPath)} (${Math.round(bytes / 1024)} KiB).`);
+  // --if-changed (npm start): skip the build when the stamp says the page is up to date.
+  const build = process.argv.includes('--if-changed')
+    ? buildDocsIfChanged()
+    : buildDocs().then(async (built) => {
+        await writeFile(join(dirname(built.htmlPath), stampName), `${await docsInputsHash()}\n`);
+        return { ...built, rebuilt: true };
+      });
+  build.then(
+    ({ htmlPath, bytes, rebuilt }) => {
+      if (rebuilt) {
+        console.log(
+          `Docs written to ${relative(process.cwd(), htmlPath)} (${Math.round(bytes / 1024)} KiB).`,
+        );
+      }
     },
     (error: Error) => {
       console.error(error.message);

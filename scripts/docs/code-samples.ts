@@ -20,6 +20,13 @@ export const sampleLanguages = [
 
 const apiKeyVariable = 'PAYMENTS_API_KEY';
 const apiUserVariable = 'PAYMENTS_API_USER';
+/** The API's address with `/v1`, as the first `npm start` prints it (`export PAYMENTS_BASE_URL=...`). */
+export const baseUrlVariable = 'PAYMENTS_BASE_URL';
+/**
+ * A fresh key for every run of a sample: two samples copied one after the other are two
+ * requests, not a replay (a shared literal key would make the second a 409).
+ */
+export const freshIdempotencyKey = '$(uuidgen)';
 
 interface RequestExample {
   /** A valid identifier naming the example when an operation has several. */
@@ -100,9 +107,13 @@ function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Quotes a literal for a POSIX shell inside double quotes (so a `$VARIABLE` before it expands). */
+function doubleQuoted(value: string): string {
+  return value.replace(/["$`\\]/g, (c) => `\\${c}`);
+}
+
 /** A curl command per request example (one when the operation has no body). */
 export function curlSample(document: Json, entry: OperationEntry): string {
-  const baseUrl: string = document.servers?.[0]?.url ?? '';
   let path = entry.path;
   for (const { name, value } of sampleParameters(document, entry, 'path')) {
     path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
@@ -110,10 +121,14 @@ export function curlSample(document: Json, entry: OperationEntry): string {
   const query = new URLSearchParams(
     sampleParameters(document, entry, 'query').map(({ name, value }) => [name, String(value)]),
   ).toString();
-  const url = `${baseUrl}${path}${query ? `?${query}` : ''}`;
+  const url = `"$${baseUrlVariable}${doubleQuoted(`${path}${query ? `?${query}` : ''}`)}"`;
   const method = entry.method.toUpperCase();
   const headers = authenticationHeaders(document, entry).map((h) => `-H "${h}"`);
   for (const parameter of entry.parameters.filter((p) => p.in === 'header')) {
+    if (parameter.name.toLowerCase() === 'idempotency-key') {
+      headers.push(`-H "${parameter.name}: ${freshIdempotencyKey}"`);
+      continue;
+    }
     const value = parameterValue(document, parameter);
     if (value !== undefined) headers.push(`-H ${shellQuote(`${parameter.name}: ${value}`)}`);
   }
@@ -122,7 +137,7 @@ export function curlSample(document: Json, entry: OperationEntry): string {
     headers.push(`-H ${shellQuote(`Accept: ${accept[0]}`)}`);
   }
   const command = (body?: unknown): string => {
-    const lines = [`curl${method === 'GET' ? '' : ` -X ${method}`} ${shellQuote(url)}`, ...headers];
+    const lines = [`curl${method === 'GET' ? '' : ` -X ${method}`} ${url}`, ...headers];
     if (body !== undefined) {
       lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body, null, 2))}`);
     }

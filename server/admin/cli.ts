@@ -10,6 +10,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
 import { createDashboardUser, DashboardError, roles } from '../domain/dashboard-users.js';
 import { randomBase62 } from '../domain/ids.js';
+import { loadEnvFile } from '../env-file.js';
+import { credentialsMessage, shellVariables } from '../first-start.js';
 import { openStore } from '../storage/open-store.js';
 import type { DashboardRole } from '../storage/rows.js';
 
@@ -25,9 +27,17 @@ Commands:
   create-user --account <api_user> --email <email> [--role owner|developer|viewer] [--password]
       Creates a dashboard user (default role: owner) and prints a one-time link, valid 7 days,
       where they choose their password. --password prints a generated initial password instead.
+  list-accounts [--json]
+      Lists every account: its id, name, API user, default currency and creation time.
+  sandbox-credentials [--rotate] [--json]
+      Shows again what the first start printed for the sandbox account (the first one created):
+      the export lines of the base URL and API user. Keys are stored hashed, so the test key
+      cannot be shown again: --rotate replaces every test key of that account with a new one
+      and prints it (the old test keys stop working at once; live keys are untouched).
 
 Environment: DATABASE_PATH (default ./data/payments.db), PUBLIC_URL for the links,
-SECRETS_ENCRYPTION_KEY (required in production; elsewhere the key file beside the database is used).`;
+SECRETS_ENCRYPTION_KEY (required in production; elsewhere the key file beside the database is
+used); read from .env too.`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -42,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
   }
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadEnvFile();
     config = loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
@@ -122,6 +133,61 @@ async function main(argv: string[]): Promise<void> {
       } catch (err) {
         if (err instanceof DashboardError) fail(err.message);
         throw err;
+      }
+    } else if (command === 'list-accounts') {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      const accounts = await store.read((tx) => tx.accounts.allAccounts());
+      const listed = accounts.map((a) => ({
+        account_id: a.id,
+        name: a.name,
+        api_user: a.api_user,
+        default_currency: a.default_currency,
+        created_at: new Date(a.created_at).toISOString(),
+      }));
+      if (values.json) console.log(JSON.stringify(listed));
+      else if (listed.length === 0) console.log('No accounts yet: npm start creates the sandbox account.');
+      else {
+        for (const a of listed) {
+          console.log(`${a.account_id}  ${a.api_user}  ${a.default_currency}  ${a.created_at}  ${a.name}`);
+        }
+      }
+    } else if (command === 'sandbox-credentials') {
+      const { values } = parseArgs({
+        args: rest,
+        options: { rotate: { type: 'boolean' }, json: { type: 'boolean' } },
+      });
+      const account = await store.read((tx) => tx.accounts.firstAccount());
+      if (!account) fail('No sandbox account yet: npm start creates it on its first run.');
+      const apiUrl = `${config.publicUrl}/v1`;
+      if (!values.rotate) {
+        const lines = [
+          `export ${shellVariables.baseUrl}=${apiUrl}`,
+          `export ${shellVariables.apiUser}=${account.api_user}`,
+        ];
+        if (values.json) console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user }));
+        else
+          console.log(
+            [
+              ...lines,
+              '',
+              'The test key is stored hashed and cannot be shown again. For a new one (the old test',
+              'keys stop working at once): npm run admin -- sandbox-credentials --rotate',
+            ].join('\n'),
+          );
+        return;
+      }
+      const testKey = await resetKeys(store, account.api_user, 'test', Date.now());
+      const credentials = { apiUser: account.api_user, testKey };
+      if (values.json) {
+        console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user, test_key: testKey }));
+      } else {
+        console.log(
+          [
+            'A new test key for the sandbox account; the previous test keys no longer work.',
+            '',
+            ...credentialsMessage(apiUrl, credentials),
+          ].join('\n'),
+        );
       }
     } else {
       fail(`Unknown command: ${command}`);

@@ -6,7 +6,11 @@ export type CheckoutView =
   | { kind: 'form'; error?: string; msisdn?: string; method?: string }
   | { kind: 'status' }
   | { kind: 'not_found' }
-  | { kind: 'expired' };
+  | { kind: 'expired' }
+  | { kind: 'closed' };
+
+/** A link whose service was made inactive or deleted before the customer paid. */
+export const closedText = 'This merchant no longer takes payments through this link. No money was taken.';
 
 const styles = `
 :root { color-scheme: light; --ink: #14213d; --muted: #4a5568; --accent: #0b5cad; --ok: #146c2e; --bad: #a4161a; }
@@ -25,6 +29,10 @@ fieldset { border: 0; padding: 0; margin: 1rem 0; }
 button { width: 100%; font-size: 1.1rem; font-weight: 700; padding: .85rem; border: 0; border-radius: 8px; background: var(--accent); color: #fff; cursor: pointer; }
 button[disabled] { background: #5b6b80; cursor: progress; }
 :focus-visible { outline: 3px solid #ffb703; outline-offset: 2px; }
+.test-mode { background: #fff3bf; color: #5c3c00; border: 2px dashed #b08900; border-radius: 8px; padding: .5rem .75rem; font-weight: 700; margin: 0 0 1rem; }
+.details { color: var(--muted); font-size: .95rem; margin: 0 0 1rem; }
+.details dt { font-weight: 600; float: left; clear: left; margin-right: .35rem; }
+.details dd { margin: 0; }
 .hint { color: var(--muted); font-size: .9rem; margin: .35rem 0 0; }
 .error { color: var(--bad); font-weight: 600; margin: .5rem 0 0; }
 .status { font-size: 1.25rem; font-weight: 700; margin: .5rem 0; }
@@ -66,10 +74,36 @@ export function describeStatus(payment: PaymentRow): { status: string; text: str
   return { status, text: statusText[status] };
 }
 
-function header(payment: PaymentRow, serviceName: string): string {
-  return `<h1>Pay with Mobile Money</h1>
+const finalStatuses = new Set(['success', 'failed', 'expired']);
+
+/**
+ * The merchant's `return_url` as a link, shown once the payment is final: rendered visible on a
+ * final page, hidden on the form and the pending page (the script shows it when the payment
+ * ends). Only http(s) URLs are ever rendered.
+ */
+function returnLink(payment: PaymentRow, serviceName: string, visible: boolean): string {
+  if (!payment.return_url || !/^https?:\/\//.test(payment.return_url)) return '';
+  const to = serviceName ? `Back to ${escapeHtml(serviceName)}` : 'Back to the merchant';
+  return `\n<p id="return"${visible ? '' : ' hidden'}><a href="${escapeHtml(payment.return_url)}" rel="noreferrer">${to}</a></p>`;
+}
+
+/** `2026-11-20 09:30 UTC`: the same for every customer, whatever their device's zone. */
+function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function header(payment: PaymentRow, serviceName: string, open: boolean): string {
+  const testMode =
+    payment.mode === 'test'
+      ? '<p class="test-mode" id="test-mode" role="note">Test mode: a sandbox payment, no real money moves.</p>\n'
+      : '';
+  const details = [
+    payment.reference ? `<dt>Reference</dt><dd id="reference">${escapeHtml(payment.reference)}</dd>` : '',
+    open ? `<dt>Link valid until</dt><dd id="expires-at">${utcMinute(payment.expires_at)}</dd>` : '',
+  ].join('');
+  return `${testMode}<h1>Pay with Mobile Money</h1>
 <p class="merchant">To <strong>${escapeHtml(serviceName)}</strong></p>
-<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>`;
+<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>${details ? `\n<dl class="details">${details}</dl>` : ''}`;
 }
 
 export function renderCheckout(
@@ -86,13 +120,21 @@ export function renderCheckout(
     );
   }
   const payment = context.payment as PaymentRow;
-  const top = header(payment, context.serviceName ?? '');
+  const top = header(payment, context.serviceName ?? '', view.kind === 'form');
+  if (view.kind === 'closed') {
+    return layout(
+      'Payment link closed',
+      nonce,
+      `${top}<p class="status" data-status="closed" role="status">${closedText}</p>
+<p>Ask the merchant how else to pay.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
+    );
+  }
   if (view.kind === 'expired') {
     return layout(
       'Payment link expired',
       nonce,
       `${top}<p class="status" data-status="expired" role="status">${statusText.expired}</p>
-<p>Ask the merchant for a new payment link.</p>`,
+<p>Ask the merchant for a new payment link.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
     );
   }
   if (view.kind === 'status') {
@@ -101,7 +143,7 @@ export function renderCheckout(
     return layout(
       'Payment status',
       nonce,
-      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${script}`,
+      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${returnLink(payment, context.serviceName ?? '', finalStatuses.has(status))}${script}`,
     );
   }
   const method = view.method ?? payment.payment_method ?? 'mtn_momo';
@@ -126,7 +168,7 @@ ${choice('mtn_momo', 'MTN Mobile Money')}
 ${choice('orange_money', 'Orange Money')}
 </fieldset>
 <button type="submit" id="pay">Pay ${escapeHtml(formatAmount(payment.amount, payment.currency))}</button>
-</form>
+</form>${returnLink(payment, context.serviceName ?? '', false)}
 <script nonce="${nonce}">${checkoutScript}</script>`,
   );
 }

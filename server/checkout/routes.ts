@@ -3,7 +3,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
 import { normaliseMsisdn } from './format.js';
-import { type CheckoutView, describeStatus, renderCheckout } from './page.js';
+import { type CheckoutView, closedText, describeStatus, renderCheckout } from './page.js';
 
 const tokenPattern = /^cs_[0-9A-Za-z]{32}$/;
 const invalidMsisdn =
@@ -57,6 +57,8 @@ export function checkoutRoutes(deps: Deps): Router {
         payment.operator_ref === null &&
         payment.expires_at <= deps.clock.now());
     if (expired) return sendPage(res, 410, { kind: 'expired' }, found);
+    const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
+    if (unpaid && !found.serviceActive) return sendPage(res, 410, { kind: 'closed' }, found);
     const view: CheckoutView =
       payment.status === 'initiated' && payment.operator_ref === null ? { kind: 'form' } : { kind: 'status' };
     sendPage(res, 200, view, found);
@@ -103,6 +105,10 @@ export function checkoutRoutes(deps: Deps): Router {
           .status(410)
           .json({ status: 'expired', text: describeStatus({ ...payment, status: 'expired' }).text });
       return sendPage(res, 410, { kind: 'expired' }, found);
+    }
+    if (!result.ok && result.reason === 'service_inactive') {
+      if (json) return res.status(410).json({ status: 'closed', text: closedText });
+      return sendPage(res, 410, { kind: 'closed' }, found);
     }
     // Paid (now or by an earlier submit): the status of the one charge there is.
     if (json) return res.status(result.ok ? 202 : 409).json(describeStatus(payment));

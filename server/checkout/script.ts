@@ -7,6 +7,11 @@ export const checkoutScript = `
 (function () {
   var form = document.getElementById('pay-form');
   var path = location.pathname.replace(/\\/$/, '');
+  // The merchant's return link, hidden until the payment is final.
+  function showReturn(status) {
+    var link = document.getElementById('return');
+    if (link && (status === 'success' || status === 'failed' || status === 'expired')) link.hidden = false;
+  }
   function follow(statusEl) {
     var timer = setInterval(function () {
       fetch(path + '/status', { headers: { accept: 'application/json' } })
@@ -14,6 +19,7 @@ export const checkoutScript = `
         .then(function (s) {
           statusEl.setAttribute('data-status', s.status);
           statusEl.textContent = s.text;
+          showReturn(s.status);
           if (s.status !== 'pending' && s.status !== 'initiated') clearInterval(timer);
         })
         .catch(function () {});
@@ -25,6 +31,8 @@ export const checkoutScript = `
   var button = document.getElementById('pay');
   var error = document.getElementById('msisdn-error');
   var input = document.getElementById('msisdn');
+  // The label the page was rendered with ("Pay 2 500 XAF"), put back after an error.
+  var label = button.textContent;
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     if (button.disabled) return;
@@ -44,7 +52,7 @@ export const checkoutScript = `
           input.setAttribute('aria-invalid', 'true');
           input.focus();
           button.disabled = false;
-          button.textContent = 'Pay';
+          button.textContent = label;
           return;
         }
         var card = form.parentNode;
@@ -56,12 +64,14 @@ export const checkoutScript = `
         statusEl.setAttribute('aria-live', 'polite');
         statusEl.setAttribute('data-status', res.body.status);
         statusEl.textContent = res.body.text;
-        card.appendChild(statusEl);
+        var link = document.getElementById('return');
+        card.insertBefore(statusEl, link && link.parentNode === card ? link : null);
+        showReturn(res.body.status);
         if (res.body.status === 'pending') follow(statusEl);
       })
       .catch(function () {
         button.disabled = false;
-        button.textContent = 'Pay';
+        button.textContent = label;
       });
   });
 })();

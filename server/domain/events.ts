@@ -11,6 +11,10 @@ export interface TransactionOutcome {
   status: 'success' | 'failed' | 'expired';
   reference: string | null;
   failure_code: string | null;
+  /** The service a payment (or a refund's payment) belongs to; null for top-ups and payouts. */
+  service_id: string | null;
+  /** For a refund: the payment it returns; otherwise null. */
+  payment_id: string | null;
 }
 
 /**

@@ -17,7 +17,7 @@ function requireActiveService(tx: Tx, caller: Caller, serviceId: string): void {
     throw new ApiError(
       422,
       'service_not_found',
-      `No service ${serviceId} exists in this account and mode.`,
+      `No service ${serviceId} exists in this account and mode. Create one with POST /services (a service comes first) and pass its service_id.`,
       'service_id',
     );
   }
@@ -82,6 +82,7 @@ export async function createDirectPayment(
       customer_msisdn: input.customer_msisdn,
       service_id: input.service_id,
       reference: input.reference ?? null,
+      return_url: null,
       checkout_token: null,
       operator_ref: randomUUID(),
       next_check_at: now,
@@ -120,6 +121,14 @@ export async function initiateHostedPayment(
   input: HostedPaymentCreate,
   intent?: IdempotencyIntent<PaymentRow>,
 ): Promise<PaymentRow> {
+  if (input.return_url && caller.mode === 'live' && !input.return_url.startsWith('https://')) {
+    throw new ApiError(
+      400,
+      'invalid_field',
+      'In live mode return_url must be an https URL: the customer is sent back to it.',
+      'return_url',
+    );
+  }
   return commit(deps, caller, intent, (tx, now) => {
     requireActiveService(tx, caller, input.service_id);
     const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
@@ -127,6 +136,7 @@ export async function initiateHostedPayment(
       amount: input.amount,
       currency: input.currency,
       flow: 'hosted',
+      return_url: input.return_url ?? null,
       payment_method: input.payment_method ?? null,
       customer_msisdn: input.customer_msisdn ?? null,
       service_id: input.service_id,
@@ -178,17 +188,22 @@ export async function findCheckout(deps: Deps, token: string) {
     const payment = tx.payments.byCheckoutToken(token);
     if (!payment) return undefined;
     const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
-    return { payment, serviceName: service?.name ?? '' };
+    return { payment, serviceName: service?.name ?? '', serviceActive: service?.status === 'active' };
   });
 }
 
 export type CheckoutResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; reason: 'not_found' | 'expired' | 'already_paid' | 'closed'; payment?: PaymentRow };
+  | {
+      ok: false;
+      reason: 'not_found' | 'expired' | 'already_paid' | 'closed' | 'service_inactive';
+      payment?: PaymentRow;
+    };
 
 /**
- * The customer pays a hosted payment: the link must be open and unpaid; the charge is sent
- * once (a second submit finds `operator_ref` set and is refused).
+ * The customer pays a hosted payment: the link must be open and unpaid, and its service still
+ * active (a service made inactive or deleted after the link was sent takes no more money); the
+ * charge is sent once (a second submit finds `operator_ref` set and is refused).
  */
 export async function payCheckout(
   deps: Deps,
@@ -202,6 +217,8 @@ export async function payCheckout(
     if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
     if (payment.expires_at <= now) return { ok: false, reason: 'expired', payment };
     if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
+    const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
     tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
     return { ok: true, payment: tx.payments.byId(payment.id) as PaymentRow };
   });

@@ -165,6 +165,8 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
         status: 'success',
         reference: plan.reference,
         failure_code: null,
+        service_id: null,
+        payment_id: null,
       },
       now,
     );

@@ -4,7 +4,7 @@ import type { OperatorKind, OperatorStatus } from '../operators/operator.js';
 import type { Mode, PaymentRow, PayoutRow, TopupRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import type { Deps } from './context.js';
-import { recordEvent } from './events.js';
+import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
 import { askOperator, type OperatorAsk } from './operator-requests.js';
 
@@ -24,7 +24,8 @@ function walletOf(tx: Tx, accountId: string, mode: Mode): string {
 function outcome(
   row: { id: string; amount: number; currency: string; reference: string | null },
   final: Final,
-) {
+  links: { service_id: string | null; payment_id: string | null },
+): TransactionOutcome {
   return {
     transaction_id: row.id,
     amount: row.amount,
@@ -32,6 +33,7 @@ function outcome(
     status: final.status,
     reference: row.reference,
     failure_code: final.status === 'failed' ? final.failureCode : null,
+    ...links,
   };
 }
 
@@ -59,7 +61,8 @@ function settleCollection(
     });
   }
   const name = `${kind}.${final.status === 'success' ? 'completed' : final.status}` as EventName;
-  recordEvent(tx, row.account_id, row.mode, name, outcome(row, final), now);
+  const links = { service_id: kind === 'payment' ? (row as PaymentRow).service_id : null, payment_id: null };
+  recordEvent(tx, row.account_id, row.mode, name, outcome(row, final, links), now);
   return true;
 }
 
@@ -90,11 +93,20 @@ export function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: numbe
     if (payout.payment_id) tx.payments.addRefunded(payout.payment_id, -payout.amount, now);
   }
   const event = status === 'success' ? 'payout.completed' : 'payout.failed';
+  // A refund names its payment and, through it, the payment's service.
+  const refunded = payout.payment_id ? tx.payments.byId(payout.payment_id) : undefined;
   const data = outcome(
     payout,
     status === 'success' ? final : { status: 'failed', failureCode: failureCode as string },
+    { service_id: refunded?.service_id ?? null, payment_id: payout.payment_id },
   );
   recordEvent(tx, payout.account_id, payout.mode, event, data, now);
+  // A refund also gets its own event (docs/decisions/0016): refund.* is what to listen to;
+  // payout.* for refunds stays so that existing subscribers keep receiving what they did.
+  if (payout.payout_type === 'refund') {
+    const refundEvent = status === 'success' ? 'refund.completed' : 'refund.failed';
+    recordEvent(tx, payout.account_id, payout.mode, refundEvent, data, now);
+  }
   return true;
 }
 

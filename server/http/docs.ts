@@ -1,21 +1,48 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
+import { parse } from 'yaml';
 import { ApiError } from '../domain/errors.js';
 import { specPath } from './openapi-validator.js';
 import { contentSecurityPolicy, dataOnlyPolicy, docsPolicy } from './security-headers.js';
 
 const docsDir = fileURLToPath(new URL('../../build/docs/', import.meta.url));
+const indexPath = `${docsDir}index.html`;
+/** Hosts a URL may be written into the page with: no quotes, brackets or markup. */
+const plainOrigin = /^https?:\/\/[A-Za-z0-9.\-:[\]]+$/;
+
+let specServerUrl: string | undefined;
+/** The `servers[0].url` the page was built with (the one a local `npm start` uses). */
+function builtServerUrl(): string {
+  specServerUrl ??= String(parse(readFileSync(specPath, 'utf8'))?.servers?.[0]?.url ?? '');
+  return specServerUrl;
+}
+
+/** The page as served, and the policy allowing exactly its inline scripts; rebuilt when the file changes. */
+let served: { mtimeMs: number; apiUrl: string; html: string; policy: string } | undefined;
+function servedPage(publicUrl: string): { html: string; policy: string } {
+  const { mtimeMs } = statSync(indexPath);
+  const apiUrl = `${publicUrl}/v1`;
+  if (served?.mtimeMs !== mtimeMs || served.apiUrl !== apiUrl) {
+    const built = readFileSync(indexPath, 'utf8');
+    const from = builtServerUrl();
+    const html =
+      from && from !== apiUrl && plainOrigin.test(publicUrl) ? built.replaceAll(from, apiUrl) : built;
+    served = { mtimeMs, apiUrl, html, policy: docsPolicy(html) };
+  }
+  return served;
+}
 
 /**
  * The contract and its published docs, served by the API itself: `/openapi.yaml` is the
  * very file the server validates against, `/docs` the offline Redoc page `npm run docs` builds
- * (`npm start` builds it first).
+ * (`npm start` builds it when the contract changed). The page is served with its Servers card
+ * (and every other mention of the built-in address) naming the address this server is really
+ * on, `publicUrl()` + `/v1`, under a CSP that allows its inline scripts by their hashes.
  */
-export function docsRoutes(): Router {
+export function docsRoutes(publicUrl: () => string): Router {
   const router = Router();
   router.use('/openapi.yaml', contentSecurityPolicy(dataOnlyPolicy));
-  router.use('/docs', contentSecurityPolicy(docsPolicy(`${docsDir}index.html`)));
   router.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').sendFile(specPath);
   });
@@ -24,9 +51,15 @@ export function docsRoutes(): Router {
     next();
   });
   router.use('/docs', (_req, _res, next) => {
-    if (existsSync(`${docsDir}index.html`)) return next();
+    if (existsSync(indexPath)) return next();
     throw new ApiError(404, 'route_not_found', 'The docs are not built: run `npm run docs`.');
   });
-  router.use('/docs', express.static(docsDir, { index: 'index.html', fallthrough: false }));
+  router.get(['/docs/', '/docs/index.html'], (_req, res) => {
+    const page = servedPage(publicUrl());
+    res.setHeader('Content-Security-Policy', page.policy);
+    res.type('html').send(page.html);
+  });
+  router.use('/docs', contentSecurityPolicy(dataOnlyPolicy));
+  router.use('/docs', express.static(docsDir, { index: false, fallthrough: false }));
   return router;
 }

@@ -43,6 +43,7 @@ export function toPayment(row: PaymentRow, publicUrl: string): Payment {
     failure_code: row.failure_code as Payment['failure_code'],
     refunded_amount: row.refunded_amount,
     checkout_url: row.checkout_token ? `${publicUrl}/checkout/${row.checkout_token}` : null,
+    return_url: row.return_url,
     mode: row.mode,
     expires_at: iso(row.expires_at),
     created_at: iso(row.created_at),

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../domain/errors.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -23,48 +22,31 @@ export const dataOnlyPolicy =
   "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * The docs page's policy: its inline scripts allowed by their SHA-256 (recomputed when the
- * built page changes), nothing from another origin. Redoc injects its styles at run time and
- * runs its search in a blob worker, hence the two allowances.
+ * The docs page's policy: its inline scripts allowed by their SHA-256, computed from the page
+ * exactly as it is served, nothing from another origin. Redoc injects its styles at run time
+ * and runs its search in a blob worker, hence the two allowances.
  */
-export function docsPolicy(indexPath: string): () => string {
-  let cached: { mtimeMs: number; policy: string } | undefined;
-  const fallback = dataOnlyPolicy;
-  return () => {
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(indexPath).mtimeMs;
-    } catch {
-      return fallback;
-    }
-    if (cached?.mtimeMs !== mtimeMs) {
-      const page = readFileSync(indexPath, 'utf8');
-      const hashes = [...page.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)]
-        .map(
-          (m) =>
-            `'sha256-${createHash('sha256')
-              .update(m[1] ?? '')
-              .digest('base64')}'`,
-        )
-        .filter((hash, i, all) => all.indexOf(hash) === i);
-      cached = {
-        mtimeMs,
-        policy: [
-          "default-src 'none'",
-          `script-src ${hashes.join(' ') || "'none'"}`,
-          "style-src 'unsafe-inline'",
-          "img-src 'self' data:",
-          "font-src 'self' data:",
-          "connect-src 'self'",
-          'worker-src blob:',
-          "base-uri 'none'",
-          "form-action 'none'",
-          "frame-ancestors 'none'",
-        ].join('; '),
-      };
-    }
-    return cached.policy;
-  };
+export function docsPolicy(page: string): string {
+  const hashes = [...page.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)]
+    .map(
+      (m) =>
+        `'sha256-${createHash('sha256')
+          .update(m[1] ?? '')
+          .digest('base64')}'`,
+    )
+    .filter((hash, i, all) => all.indexOf(hash) === i);
+  return [
+    "default-src 'none'",
+    `script-src ${hashes.join(' ') || "'none'"}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 /**

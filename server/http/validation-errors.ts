@@ -117,7 +117,13 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
   }
   if (p.keyword === 'required') {
     return p.param
-      ? { code: 'missing_field', message: `The field ${p.param} is required.` }
+      ? {
+          code: 'missing_field',
+          message:
+            lastName(p.param) === 'service_id'
+              ? 'The field service_id is required: every payment names a service. Create one with POST /services and pass its service_id.'
+              : `The field ${p.param} is required.`,
+        }
       : { code: 'missing_field', message: 'A JSON request body is required.' };
   }
   if (p.keyword === 'additionalProperties') {

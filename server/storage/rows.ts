@@ -86,6 +86,8 @@ export interface PaymentRow {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+  /** Hosted payments: where the checkout page links back to once the payment is final. */
+  return_url: string | null;
 }
 
 export interface PayoutRow {

@@ -22,9 +22,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function hostedPayment(amount = 2500, expiresInSeconds = 1800) {
+async function hostedPayment(
+  amount = 2500,
+  expiresInSeconds = 1800,
+  extra: { service_id?: string; reference?: string; return_url?: string } = {},
+) {
   const response = await server.request('POST', '/payments/initiate', {
-    body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds },
+    body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds, ...extra },
   });
   expect(response.status).toBe(202);
   return response.body.data as { transaction_id: string; checkout_url: string };
@@ -179,5 +183,108 @@ describe('the hosted checkout page', () => {
     await page.getByRole('status').filter({ hasText: 'Approve the payment on your phone' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(new URL(payment.checkout_url).pathname);
     await context.close();
+  });
+
+  it('marks a sandbox page as test mode, and shows the reference and until when the link is valid', async () => {
+    const payment = await hostedPayment(2500, 900, { reference: 'order-7731' });
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    await expect(page.getByRole('note').textContent()).resolves.toContain('Test mode');
+    await expect(page.locator('#reference').textContent()).resolves.toBe('order-7731');
+    const until = new Date(server.clock.now() + 900_000).toISOString().slice(0, 16).replace('T', ' ');
+    await expect(page.locator('#expires-at').textContent()).resolves.toBe(`${until} UTC`);
+    await context.close();
+  });
+
+  it('after a refused number the button keeps its label, amount included', async () => {
+    const payment = await hostedPayment(2500);
+    const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    const button = page.locator('#pay');
+    const label = await button.textContent();
+    expect(label).toBe('Pay 2\u202f500 XAF');
+    await page.getByLabel('Mobile Money phone number').fill('12');
+    await button.click();
+    await page.getByRole('alert').filter({ hasText: 'country code' }).waitFor();
+    await expect(button.isEnabled()).resolves.toBe(true);
+    await expect(button.textContent()).resolves.toBe(label);
+    await context.close();
+  });
+
+  for (const change of ['inactive', 'deleted'] as const) {
+    it(`refuses to charge once its service is ${change}, on a page opened before or after`, async () => {
+      const own = await createService(server, server.test, `Shop to be ${change}`);
+      const payment = await hostedPayment(900, 1800, { service_id: own });
+      const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
+      await page.goto(payment.checkout_url);
+      const changed =
+        change === 'inactive'
+          ? await server.request('PUT', `/services/${own}`, { body: { status: 'inactive' } })
+          : await server.request('DELETE', `/services/${own}`);
+      expect(changed.status).toBeLessThan(300);
+
+      // The page opened before: its submit is refused, and says so.
+      await page.getByLabel('Mobile Money phone number').fill('237670000000');
+      await page.locator('#pay').click();
+      await page.getByRole('status').filter({ hasText: 'no longer takes payments' }).waitFor();
+      // Opened after: a closed page, no form.
+      const again = await context.newPage();
+      const response = await again.goto(payment.checkout_url);
+      expect(response?.status()).toBe(410);
+      await again.getByText('no longer takes payments').waitFor();
+      expect(await again.locator('form').count()).toBe(0);
+      // Posted directly: refused too.
+      const pay = await fetch(`${payment.checkout_url}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ msisdn: '237670000000', payment_method: 'mtn_momo' }),
+      });
+      expect(pay.status).toBe(410);
+      const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+      expect(read.body.data).toMatchObject({ status: 'initiated', customer_msisdn: null });
+      await server.settle(2000);
+      expect((await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
+        'initiated',
+      );
+      await context.close();
+    });
+  }
+
+  it('takes an optional return_url, and links back to it once the payment is final', async () => {
+    const returnUrl = 'https://shop.example.com/orders/1042?paid=1';
+    const payment = await hostedPayment(1800, 1800, { return_url: returnUrl });
+    const { page, context, foreignRequests } = await openIsolatedPage(browser, payment.checkout_url);
+    await page.goto(payment.checkout_url);
+    const back = page.getByRole('link', { name: 'Back to Boutique Akwa' });
+    await expect(back.isVisible()).resolves.toBe(false);
+    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await settleWhenPending(page);
+    await expect(back.isVisible()).resolves.toBe(false);
+    await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
+    await back.waitFor({ state: 'visible' });
+    await expect(back.getAttribute('href')).resolves.toBe(returnUrl);
+    // Reloaded, the final page shows it too; the API shows it on the payment.
+    await page.reload();
+    await page.getByRole('link', { name: 'Back to Boutique Akwa' }).waitFor({ state: 'visible' });
+    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    expect(read.body.data.return_url).toBe(returnUrl);
+    expect(foreignRequests).toEqual([]);
+    await context.close();
+  });
+
+  it('in live mode takes an https return_url only', async () => {
+    const live = await createService(server, server.live, 'Live shop');
+    const initiate = (returnUrl: string) =>
+      server.request('POST', '/payments/initiate', {
+        as: server.live,
+        body: { amount: 1000, currency: 'XAF', service_id: live, return_url: returnUrl },
+      });
+    const refused = await initiate('http://shop.example.com/orders/1');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_field', param: 'return_url' });
+    expect((await initiate('https://shop.example.com/orders/1')).status).toBe(202);
+    const sandbox = await hostedPayment(1000, 1800, { return_url: 'http://127.0.0.1:8080/orders/1' });
+    expect(sandbox.checkout_url).toMatch(/\/checkout\/cs_/);
   });
 });

@@ -5,18 +5,23 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  autoPagingToArray,
   type components,
   createPaymentsClient,
+  type DocumentedError,
   type ErrorEnvelope,
   type EventName,
+  generateTestHeader,
   type ListItem,
   type ListPath,
+  operationError,
   type Payment,
   type PaymentsClient,
   paginate,
   requestIdOf,
   verifyWebhook,
   type WebhookEvent,
+  type WebhookEventOf,
 } from '../../client/src/index.js';
 
 declare const client: PaymentsClient;
@@ -184,6 +189,8 @@ describe('verifyWebhook', () => {
       | 'payment.expired'
       | 'payout.completed'
       | 'payout.failed'
+      | 'refund.completed'
+      | 'refund.failed'
       | 'topup.completed'
       | 'topup.failed'
       | 'topup.expired'
@@ -196,5 +203,62 @@ describe('verifyWebhook', () => {
     verifyWebhook(new Uint8Array(), 't=1,v1=00', 'whsec_x', { toleranceSeconds: 60, now: new Date() });
     // @ts-expect-error the raw body, not the parsed event
     verifyWebhook({ id: 'evt_x' }, 't=1,v1=00', 'whsec_x');
+  });
+});
+
+describe('autoPagingToArray', () => {
+  it('resolves to an array of the list’s item type, and needs a limit', async () => {
+    const client = createPaymentsClient({ apiKey: 'sk_test_x', apiUser: 'u', sandbox: true });
+    expectTypeOf(await autoPagingToArray(client, '/payments', { limit: 50 })).toEqualTypeOf<Payment[]>();
+    // @ts-expect-error the limit is required
+    autoPagingToArray(client, '/payments', {});
+    // @ts-expect-error the event id is required
+    autoPagingToArray(client, '/events/{id}/deliveries', { limit: 5 });
+  });
+});
+
+describe('events narrowed by type', () => {
+  it('checking event.event narrows event.data', () => {
+    const event = verifyWebhook('{}', 't=1,v1=00', 'whsec_x');
+    if (event.event === 'refund.completed') {
+      expectTypeOf(event.data.payment_id).toEqualTypeOf<string>();
+      expectTypeOf(event.data.status).toEqualTypeOf<'success'>();
+      expectTypeOf(event.data.failure_code).toEqualTypeOf<null>();
+    }
+    if (event.event === 'payment.failed') {
+      expectTypeOf(event.data.status).toEqualTypeOf<'failed'>();
+      expectTypeOf(event.data.failure_code).not.toEqualTypeOf<null>();
+    }
+    if (event.event === 'topup.expired') expectTypeOf(event.data.status).toEqualTypeOf<'expired'>();
+    expectTypeOf<WebhookEventOf<'refund.failed'>['data']['payment_id']>().toEqualTypeOf<string>();
+  });
+
+  it('generateTestHeader takes the payload and secret, and returns the header string', () => {
+    expectTypeOf(generateTestHeader({ payload: '{}', secret: 'whsec_x' })).toEqualTypeOf<string>();
+    // @ts-expect-error the secret is required
+    generateTestHeader({ payload: '{}' });
+  });
+});
+
+describe('operationError', () => {
+  it('narrows the code once documented and status are checked', async () => {
+    const client = createPaymentsClient({ apiKey: 'sk_test_x', apiUser: 'u', sandbox: true });
+    const failure = operationError('/payouts', 'post', await client.POST('/payouts', { body: {} as never }));
+    if (failure?.documented && failure.status === 403) {
+      expectTypeOf(failure.code).toEqualTypeOf<'insufficient_balance'>();
+    }
+    if (failure?.documented && failure.status === 422) {
+      expectTypeOf(failure.code).toEqualTypeOf<
+        'wallet_not_found' | 'self_transfer' | 'unsupported_network'
+      >();
+    }
+    if (failure?.documented && failure.status === 400) {
+      expectTypeOf(failure.code).toEqualTypeOf<components['schemas']['ErrorCode']>();
+    }
+    if (failure && !failure.documented) expectTypeOf(failure.code).toEqualTypeOf<string | undefined>();
+    // The documented statuses are the operation's own: GET /payouts has no 403.
+    expectTypeOf<DocumentedError<'/payouts', 'get'>['status']>().toEqualTypeOf<400 | 401 | 429 | 500 | 503>();
+    // @ts-expect-error no such operation
+    operationError('/payouts', 'patch', {} as never);
   });
 });

@@ -89,21 +89,58 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/**
+ * A sandbox integrator's account, fresh for each test: each test builds, through the client,
+ * the history it asserts on (a service, a settled top-up, a paid payment, a payout, a refund),
+ * so none depends on an earlier test having run.
+ */
+async function sandboxAccount(name = 'Sandbox flow') {
+  const fresh = await server.newAccount(name);
+  const client = clientOf(server.url, fresh.test);
+  const service = () => createServiceThrough(client);
+  const topUp = async (amount = 100_000) => {
+    const topup = ok(
+      await client.POST('/topups', {
+        body: { amount, currency: 'XAF', payer_msisdn: successNumber, payment_method: 'orange_money' },
+      }),
+    ).data;
+    await server.settle();
+    return topup.transaction_id;
+  };
+  const paidPayment = async (serviceId: string, amount = 2500) => {
+    const payment = ok(await client.POST('/payments', { body: paymentBody(serviceId, amount) })).data;
+    await server.settle();
+    return payment.transaction_id;
+  };
+  const payout = async (amount = 15_000) => {
+    const sent = ok(
+      await client.POST('/payouts', {
+        body: { amount, currency: 'XAF', recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+      }),
+    ).data;
+    await server.settle();
+    return sent.transaction_id;
+  };
+  const refund = async (paymentId: string) => {
+    const sent = ok(await client.POST('/refunds', { body: { payment_id: paymentId } })).data;
+    await server.settle();
+    return sent.transaction_id;
+  };
+  /** Top-up 100 000, payment 2 500, payout 15 000, refund 2 500: 85 000 left. */
+  const history = async () => {
+    const serviceId = await service();
+    const topupId = await topUp();
+    const paymentId = await paidPayment(serviceId);
+    const payoutId = await payout();
+    const refundId = await refund(paymentId);
+    return { serviceId, topupId, paymentId, payoutId, refundId };
+  };
+  return { credentials: fresh.test, client, service, topUp, paidPayment, payout, refund, history };
+}
+
 describe('a full sandbox flow through the client', () => {
-  let client: PaymentsClient;
-  let serviceId: string;
-  let topupId: string;
-  const payments = { direct: '', explicitDirect: '', hosted: '' };
-  let payoutId: string;
-  let refundId: string;
-  let refusedRequestId: string;
-  const ledger: BalanceTransaction[] = [];
-
-  beforeAll(() => {
-    client = clientOf(server.url, server.test);
-  });
-
   it('registers a service, active and in test mode, every answer carrying a request id', async () => {
+    const { client } = await sandboxAccount();
     const { data, error, response } = await client.POST('/services', {
       body: { name: 'Boutique Akwa', type: 'website', description: 'The shop of the sandbox flow' },
     });
@@ -113,10 +150,10 @@ describe('a full sandbox flow through the client', () => {
     expectTypeOf(service).toEqualTypeOf<Service>();
     expect(service).toMatchObject({ name: 'Boutique Akwa', type: 'website', status: 'active', mode: 'test' });
     expect(requestIdOf(response)).toMatch(/^req_[0-9A-Za-z]{24}$/);
-    serviceId = service.service_id;
   });
 
   it('tops up the Main Balance: initiated at once, credited once the operator settles it', async () => {
+    const { client } = await sandboxAccount();
     const { data, response } = await client.POST('/topups', {
       body: { amount: 100_000, currency: 'XAF', payer_msisdn: successNumber, payment_method: 'orange_money' },
     });
@@ -129,7 +166,7 @@ describe('a full sandbox flow through the client', () => {
       completed_at: null,
     });
     expect(await availableXaf(client)).toBe(0);
-    topupId = topup.transaction_id;
+    const topupId = topup.transaction_id;
 
     await server.settle();
     const settled = ok(await client.GET('/topups/{id}', { params: { path: { id: topupId } } })).data;
@@ -140,6 +177,8 @@ describe('a full sandbox flow through the client', () => {
   });
 
   it('collects through /payments, /payments/direct and /payments/initiate, each reaching its final status', async () => {
+    const { client, service } = await sandboxAccount();
+    const serviceId = await service();
     const direct = await client.POST('/payments', {
       body: { ...paymentBody(serviceId, 2500, successNumber), reference: 'order-1042' },
     });
@@ -159,9 +198,11 @@ describe('a full sandbox flow through the client', () => {
     expect(initiated[0]?.reference).toBe('order-1042');
     expect(initiated[2]).toMatchObject({ customer_msisdn: null, payment_method: null });
     expect(initiated[2]?.checkout_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/checkout\/cs_/);
-    payments.direct = ok(direct).data.transaction_id;
-    payments.explicitDirect = ok(explicitDirect).data.transaction_id;
-    payments.hosted = ok(hosted).data.transaction_id;
+    const payments = {
+      direct: ok(direct).data.transaction_id,
+      explicitDirect: ok(explicitDirect).data.transaction_id,
+      hosted: ok(hosted).data.transaction_id,
+    };
 
     const read = async (id: string): Promise<Payment> =>
       ok(await client.GET('/payments/{id}', { params: { path: { id } } })).data;
@@ -179,10 +220,12 @@ describe('a full sandbox flow through the client', () => {
     const hostedFinal = await read(payments.hosted);
     expect(hostedFinal.status).toBe('expired');
     expect(hostedFinal.completed_at).not.toBeNull();
-    expect(await availableXaf(client)).toBe(102_500);
+    expect(await availableXaf(client)).toBe(2500);
   });
 
   it('pays out to a number: debited when accepted, pending, then success once the operator settles it', async () => {
+    const { client, topUp } = await sandboxAccount();
+    await topUp(100_000);
     const { data, response } = await client.POST('/payouts', {
       body: {
         amount: 15_000,
@@ -195,8 +238,8 @@ describe('a full sandbox flow through the client', () => {
     expect(response.status).toBe(202);
     const payout = ok({ data, response }).data;
     expect(payout).toMatchObject({ status: 'pending', payout_type: 'withdrawal', recipient_wallet_id: null });
-    expect(await availableXaf(client)).toBe(87_500);
-    payoutId = payout.transaction_id;
+    expect(await availableXaf(client)).toBe(85_000);
+    const payoutId = payout.transaction_id;
 
     await server.settle();
     const settled = ok(await client.GET('/payouts/{id}', { params: { path: { id: payoutId } } })).data;
@@ -205,6 +248,8 @@ describe('a full sandbox flow through the client', () => {
   });
 
   it('refuses a payout the balance cannot fund: 403 insufficient_balance, the request id reachable, nothing moved', async () => {
+    const { client, topUp } = await sandboxAccount();
+    await topUp(87_500);
     const { data, error, response } = await client.POST('/payouts', {
       body: { amount: 10_000_000, recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
     });
@@ -214,42 +259,44 @@ describe('a full sandbox flow through the client', () => {
     expect(error?.error.code).toBe('insufficient_balance');
     expect(error?.error.request_id).toMatch(/^req_/);
     expect(requestIdOf(response)).toBe(error?.error.request_id);
-    refusedRequestId = requestIdOf(response) ?? '';
     expect(await availableXaf(client)).toBe(87_500);
   });
 
   it('refunds the successful payment in full, as a refund payout to the customer', async () => {
+    const { client, service, paidPayment } = await sandboxAccount();
+    const paymentId = await paidPayment(await service());
     const { data, response } = await client.POST('/refunds', {
-      body: { payment_id: payments.direct, reference: 'return-1042' },
+      body: { payment_id: paymentId, reference: 'return-1042' },
     });
     expect(response.status).toBe(202);
     const refund = ok({ data, response }).data;
     expect(refund).toMatchObject({
       payout_type: 'refund',
       amount: 2500,
-      payment_id: payments.direct,
+      payment_id: paymentId,
       recipient_msisdn: successNumber,
       status: 'pending',
     });
-    refundId = refund.transaction_id;
+    const refundId = refund.transaction_id;
 
     await server.settle();
     const settled = ok(await client.GET('/payouts/{id}', { params: { path: { id: refundId } } })).data;
     expect(settled.status).toBe('success');
-    const payment = ok(
-      await client.GET('/payments/{id}', { params: { path: { id: payments.direct } } }),
-    ).data;
+    const payment = ok(await client.GET('/payments/{id}', { params: { path: { id: paymentId } } })).data;
     expect(payment.refunded_amount).toBe(2500);
 
-    const refunds = ok(await client.GET('/payouts', { params: { query: { payment_id: payments.direct } } }));
+    const refunds = ok(await client.GET('/payouts', { params: { query: { payment_id: paymentId } } }));
     expect(refunds.data.items.map((p) => p.transaction_id)).toEqual([refundId]);
   });
 
   it('reads a balance that is the sum of its ledger, every movement listed newest first', async () => {
+    const { client, history } = await sandboxAccount();
+    const { topupId, paymentId, payoutId, refundId } = await history();
     const balance = ok(await client.GET('/balance')).data;
     expect(balance.mode).toBe('test');
     expect(balance.balances).toContainEqual({ currency: 'XAF', available: 85_000 });
 
+    const ledger: BalanceTransaction[] = [];
     for await (const entry of paginate(client, '/balance/transactions', {
       params: { query: { limit: 2 } },
     })) {
@@ -258,7 +305,7 @@ describe('a full sandbox flow through the client', () => {
     expect(ledger.map((entry) => [entry.type, entry.amount, entry.source_id])).toEqual([
       ['payout', -2500, refundId],
       ['payout', -15_000, payoutId],
-      ['payment', 2500, payments.direct],
+      ['payment', 2500, paymentId],
       ['topup', 100_000, topupId],
     ]);
     expect(ledger[0]?.balance_after).toBe(85_000);
@@ -266,6 +313,10 @@ describe('a full sandbox flow through the client', () => {
   });
 
   it('exports the ledger as CSV, oldest first, read as text', async () => {
+    const { client, history } = await sandboxAccount();
+    await history();
+    const ledger: BalanceTransaction[] = [];
+    for await (const entry of paginate(client, '/balance/transactions', {})) ledger.push(entry);
     const { data, error, response } = await client.GET('/reports/balance-transactions', {
       params: { query: { created_gte: '2026-11-01T00:00:00Z', created_lt: '2026-12-01T00:00:00Z' } },
       parseAs: 'text',
@@ -287,6 +338,19 @@ describe('a full sandbox flow through the client', () => {
   });
 
   it('finds its own calls in the logs, the refused payout with its request id and error code', async () => {
+    const { client, history } = await sandboxAccount();
+    const { serviceId } = await history();
+    ok(await client.POST('/payments/direct', { body: paymentBody(serviceId, 1500) }));
+    ok(
+      await client.POST('/payments/initiate', {
+        body: { amount: 3000, currency: 'XAF', service_id: serviceId, expires_in_seconds: 60 },
+      }),
+    );
+    const { response } = await client.POST('/payouts', {
+      body: { amount: 10_000_000, recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+    });
+    expect(response.status).toBe(403);
+    const refusedRequestId = requestIdOf(response) ?? '';
     await server.flushLogs();
     const refused = ok(await client.GET('/logs', { params: { query: { request_id: refusedRequestId } } }));
     expect(refused.data.items).toHaveLength(1);
@@ -314,6 +378,9 @@ describe('a full sandbox flow through the client', () => {
   });
 
   it('rotates its key: the old key is refused at once and the new one carries on with the same account', async () => {
+    const { client, credentials, service, topUp } = await sandboxAccount();
+    const serviceId = await service();
+    await topUp(85_000);
     const { data, response } = await client.POST('/api-keys/rotate');
     expect(response.status).toBe(201);
     const rotation = ok({ data, response }).data;
@@ -325,7 +392,7 @@ describe('a full sandbox flow through the client', () => {
     expect(refused.response.status).toBe(401);
     expect(refused.error?.error.code).toBe('invalid_api_key');
 
-    const rotated = clientOf(server.url, { apiUser: server.test.apiUser, key: rotation.secret_key });
+    const rotated = clientOf(server.url, { apiUser: credentials.apiUser, key: rotation.secret_key });
     expect(await availableXaf(rotated)).toBe(85_000);
     const next = await rotated.POST('/payments', { body: paymentBody(serviceId, 700) });
     expect(next.response.status).toBe(202);

@@ -47,13 +47,19 @@ describe('docs request samples', () => {
     (entry) => {
       it('has a curl command with its method, URL, credentials and request examples', () => {
         const command = curlSample(spec, entry);
-        expect(command).toContain(`'${spec.servers[0].url}${entry.path.split('{')[0]}`);
+        expect(command).toContain(`"$PAYMENTS_BASE_URL${entry.path.split('{')[0]}`);
+        expect(command, 'no sample hard-codes the address').not.toContain(spec.servers[0].url);
         expect(command).not.toMatch(/\{[a-z_]+\}/);
         if (entry.method !== 'get') expect(command).toContain(`curl -X ${entry.method.toUpperCase()} `);
         const secured = (entry.operation.security ?? spec.security).length > 0;
         expect(command.includes('-H "Authorization: Bearer $PAYMENTS_API_KEY"')).toBe(secured);
         expect(command.includes('-H "X-API-User: $PAYMENTS_API_USER"')).toBe(secured);
         expect(curlBodies(command)).toEqual(requestExamples(entry.operation));
+        const takesKey = entry.parameters.some(
+          (p: Json) => p.in === 'header' && p.name === 'Idempotency-Key',
+        );
+        expect(command.includes('-H "Idempotency-Key: $(uuidgen)"'), 'a fresh key per run').toBe(takesKey);
+        expect(command).not.toMatch(/Idempotency-Key: [^$]/);
       });
 
       it('has a TypeScript-client call of its path', () => {

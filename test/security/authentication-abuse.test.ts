@@ -118,7 +118,7 @@ describe('the first start', () => {
     const dir = mkdtempSync(join(tmpdir(), 'first-start-'));
     const child = await startChildServer({ dbPath: join(dir, 'payments.db'), name: 'first start' });
     try {
-      await expect.poll(() => child.output(), { timeout: 15_000 }).toContain('Test key:');
+      await expect.poll(() => child.output(), { timeout: 15_000 }).toContain('PAYMENTS_API_KEY=');
       const output = child.output();
       expect(output).toMatch(/sk_test_[0-9A-Za-z]{32}/);
       expect(output).not.toMatch(/sk_live_/);

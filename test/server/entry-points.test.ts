@@ -1,11 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsx = 'node_modules/.bin/tsx';
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -28,13 +30,34 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+function withoutDatabasePath(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_PATH: _ignored, ...rest } = env;
+  return rest;
+}
+
+/** The `export NAME=value` lines of a printed message, as a shell prelude. */
+function exportsOf(output: string): string {
+  return output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^export PAYMENTS_[A-Z_]+=\S+$/.test(line))
+    .join('\n');
+}
+
+/** Runs printed shell lines (exports, then curl commands) as a user pasting them would. */
+async function paste(lines: string): Promise<string> {
+  return (await run('/bin/sh', ['-c', lines])).stdout;
+}
+
 /** Starts `server/main.ts` and resolves with everything it printed once it printed `until`. */
 function startMain(
   env: Record<string, string>,
   until: RegExp,
+  cwd?: string,
 ): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(tsx, ['server/main.ts'], {
-    env: { ...process.env, ...env },
+  const child = spawn(join(root, tsx), [join(root, 'server/main.ts')], {
+    cwd: cwd ?? root,
+    env: { ...withoutDatabasePath(process.env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -52,19 +75,43 @@ function startMain(
 }
 
 describe('npm start (server/main.ts)', () => {
-  it('creates a sandbox account on first run and prints a curl command that works', async () => {
+  it('on first run prints export lines and curl commands that work when pasted, a service first', async () => {
     const { output } = await startMain(
       { DATABASE_PATH: tempDb(), PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
       /More accounts/,
     );
-    const curl = /curl -s (\S+) -H "Authorization: Bearer (\S+)" -H "X-API-User: (\S+)"/.exec(output);
-    expect(curl, output).not.toBeNull();
-    const [, url, key, apiUser] = curl as RegExpExecArray;
-    const response = await fetch(url as string, {
-      headers: { authorization: `Bearer ${key}`, 'x-api-user': apiUser as string },
-    });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { data: { mode: string } }).data.mode).toBe('test');
+    const exports = exportsOf(output);
+    expect(exports.split('\n').map((l) => l.split('=')[0])).toEqual([
+      'export PAYMENTS_BASE_URL',
+      'export PAYMENTS_API_USER',
+      'export PAYMENTS_API_KEY',
+    ]);
+    expect(exports).toMatch(/PAYMENTS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1\n/);
+    expect(output, 'the live key is not printed').not.toMatch(/sk_live_/);
+    const curls = output
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('curl '));
+    expect(curls[0], 'the first call creates a service').toContain('/services');
+    const answers = (await paste(`${exports}\n${curls.map((c) => `${c}; echo`).join('\n')}`))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(answers[0]).toMatchObject({ status: 'success', data: { status: 'active', mode: 'test' } });
+    expect(answers[1]).toMatchObject({ status: 'success', data: { mode: 'test' } });
+  });
+
+  it('loads .env from the working folder, a variable already set winning over it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payments-dotenv-'));
+    dirs.push(dir);
+    const fromFile = join(dir, 'from-dotenv.db');
+    writeFileSync(join(dir, '.env'), `DATABASE_PATH=${fromFile}\nPORT=1\nLOG_LEVEL=info\n`);
+    const { output } = await startMain({ PORT: '0', NODE_ENV: 'development' }, /More accounts/, dir);
+    expect(output).toContain(`"database":"${fromFile}"`);
+    expect(existsSync(fromFile)).toBe(true);
+    expect(output, 'PORT=0 from the environment wins over PORT=1 in the file').toMatch(
+      /"url":"http:\/\/127\.0\.0\.1:(?!1\/)\d+\/v1"/,
+    );
   });
 
   it('stops at start-up with the names of every bad variable', async () => {
@@ -141,6 +188,51 @@ describe('npm run admin', () => {
     expect((await call(created.test_key)).status).toBe(401);
     expect((await call(reset.key)).status).toBe(200);
     expect((await call(created.live_key)).status).toBe(200);
+  });
+
+  it('list-accounts lists every account with its API user, oldest first', async () => {
+    const env = { ...process.env, DATABASE_PATH: tempDb() };
+    const create = async (name: string) =>
+      JSON.parse(
+        (await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', name, '--json'], { env })).stdout,
+      );
+    const first = await create('First shop');
+    const second = await create('Second shop');
+    const listed = JSON.parse(
+      (await run(tsx, ['server/admin/cli.ts', 'list-accounts', '--json'], { env })).stdout,
+    );
+    expect(listed.map((a: { name: string; api_user: string }) => [a.name, a.api_user])).toEqual([
+      ['First shop', first.api_user],
+      ['Second shop', second.api_user],
+    ]);
+    const text = (await run(tsx, ['server/admin/cli.ts', 'list-accounts'], { env })).stdout;
+    expect(text).toContain(first.api_user);
+    expect(text).not.toMatch(/sk_(test|live)_/);
+  });
+
+  it('sandbox-credentials shows the export lines again, and --rotate gives a new test key that works', async () => {
+    const db = tempDb();
+    const { output } = await startMain({ DATABASE_PATH: db, PORT: '0', LOG_LEVEL: 'info' }, /More accounts/);
+    const firstExports = exportsOf(output);
+    const url = /PAYMENTS_BASE_URL=(\S+)/.exec(firstExports)?.[1] as string;
+    const apiUser = /PAYMENTS_API_USER=(\S+)/.exec(firstExports)?.[1] as string;
+    const oldKey = /PAYMENTS_API_KEY=(\S+)/.exec(firstExports)?.[1] as string;
+    const env = { ...process.env, DATABASE_PATH: db };
+
+    const shown = (await run(tsx, ['server/admin/cli.ts', 'sandbox-credentials'], { env })).stdout;
+    expect(shown).toContain(`export PAYMENTS_API_USER=${apiUser}`);
+    expect(shown).toContain('--rotate');
+    expect(shown, 'a key stored hashed cannot be shown again').not.toMatch(/sk_(test|live)_/);
+
+    const rotated = (await run(tsx, ['server/admin/cli.ts', 'sandbox-credentials', '--rotate'], { env }))
+      .stdout;
+    const newKey = /export PAYMENTS_API_KEY=(sk_test_\S+)/.exec(rotated)?.[1];
+    expect(newKey).toBeDefined();
+    expect(rotated).not.toMatch(/sk_live_/);
+    const call = (key: string) =>
+      fetch(`${url}/balance`, { headers: { authorization: `Bearer ${key}`, 'x-api-user': apiUser } });
+    expect((await call(oldKey)).status).toBe(401);
+    expect((await call(newKey as string)).status).toBe(200);
   });
 
   it('an unknown command exits 2 with the usage', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   balanceOf,
   collect,
@@ -12,11 +12,13 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let server: TestServer;
 let serviceId: string;
 
-beforeAll(async () => {
+// A server (and service) per test: a test's balance and settlement never include payments an
+// earlier test left pending, whatever the order.
+beforeEach(async () => {
   server = await startTestServer();
   serviceId = await createService(server);
 });
-afterAll(() => server.close());
+afterEach(() => server.close());
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   amount: 2500,
@@ -64,6 +66,8 @@ describe('POST /payments', () => {
       status: 'success',
       reference: null,
       failure_code: null,
+      service_id: serviceId,
+      payment_id: null,
     });
   });
 
@@ -101,6 +105,17 @@ describe('POST /payments', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'service_not_found', param: 'service_id' });
+    expect(response.body.error.message, 'says how to get one').toContain('POST /services');
+  });
+
+  it('without a service_id > 400 missing_field, saying a service comes first (POST /services)', async () => {
+    const { service_id: _none, ...withoutService } = body();
+    for (const path of ['/payments', '/payments/initiate']) {
+      const response = await server.request('POST', path, { body: withoutService });
+      expect(response.status, path).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'missing_field', param: 'service_id' });
+      expect(response.body.error.message).toContain('POST /services');
+    }
   });
 
   it('naming an inactive or deleted service > 422 service_inactive', async () => {

@@ -1,13 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balanceOf, failureNumber, neverSettlesNumber, successNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 
-beforeAll(async () => {
+// A server per test: each builds the balance it asserts, whatever ran before it.
+beforeEach(async () => {
   server = await startTestServer();
 });
-afterAll(() => server.close());
+afterEach(() => server.close());
+
+/** Tops up and settles: 50 000 XAF, then 700 GHS, as most tests here start from. */
+async function twoTopups() {
+  await topup(50_000);
+  await topup(700, successNumber, 'GHS');
+  await server.settle();
+}
 
 const topup = (amount: number, payer = successNumber, currency = 'XAF') =>
   server.request('POST', '/topups', {
@@ -31,6 +39,8 @@ describe('POST /topups', () => {
   });
 
   it('fails with a number ending in 1, expires with one ending in 4, and credits nothing', async () => {
+    await topup(50_000);
+    await server.settle();
     const failed = await topup(1000, failureNumber);
     const stuck = await topup(1000, neverSettlesNumber);
     await server.settle(400_000);
@@ -47,8 +57,7 @@ describe('POST /topups', () => {
   });
 
   it('keeps a balance per currency', async () => {
-    await topup(700, successNumber, 'GHS');
-    await server.settle();
+    await twoTopups();
     const balance = await server.request('GET', '/balance');
     expect(balance.body.data.balances).toEqual([
       { currency: 'GHS', available: 700 },
@@ -72,6 +81,10 @@ describe('GET /balance', () => {
 
 describe('GET /balance/transactions', () => {
   it('lists ledger entries newest first with the balance after each, filterable by type and currency', async () => {
+    await topup(50_000);
+    await server.settle();
+    await topup(700, successNumber, 'GHS');
+    await server.settle();
     const all = await server.request('GET', '/balance/transactions');
     expect(all.body.data.items.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([
       ['topup', 700],
@@ -85,6 +98,10 @@ describe('GET /balance/transactions', () => {
 
 describe('GET /reports/balance-transactions', () => {
   it('streams the period as CSV, oldest first, with a header line', async () => {
+    await topup(50_000);
+    await server.settle();
+    await topup(700, successNumber, 'GHS');
+    await server.settle();
     const response = await server.request('GET', '/reports/balance-transactions', {
       query: { created_gte: '2020-01-01T00:00:00Z', created_lt: '2030-01-01T00:00:00Z' },
     });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { startService } from '../../server/service.js';
@@ -19,7 +19,9 @@ let server: TestServer;
 let receiver: Receiver;
 let serviceId: string;
 
-beforeAll(async () => {
+// Every test has its own server (so its own outbox and clock) and its own receiver (so its own
+// queue of answers): none depends on what an earlier one registered, queued or left pending.
+beforeEach(async () => {
   server = await startTestServer({
     WEBHOOK_RETRY_BASE_MS: '1000',
     WEBHOOK_RETRY_MAX_MS: '1000',
@@ -29,7 +31,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   serviceId = await createService(server);
 });
-afterAll(async () => {
+afterEach(async () => {
   await server.close();
   await receiver.close();
 });

@@ -10,6 +10,7 @@ export function accountsRepository(db: Db, page: Pager) {
   const accountById = db.prepare('SELECT * FROM accounts WHERE id = ?');
   const accountByName = db.prepare('SELECT * FROM accounts WHERE name = ? ORDER BY created_at LIMIT 1');
   const anyAccount = db.prepare('SELECT * FROM accounts ORDER BY created_at LIMIT 1');
+  const everyAccount = db.prepare('SELECT * FROM accounts ORDER BY created_at, id');
   const insertKey = db.prepare(
     'INSERT INTO api_keys (id, account_id, mode, key_hash, last4, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -60,6 +61,10 @@ export function accountsRepository(db: Db, page: Pager) {
     },
     firstAccount(): AccountRow | undefined {
       return anyAccount.get() as AccountRow | undefined;
+    },
+    /** Every account, oldest first (the admin CLI's list; operators have few of them). */
+    allAccounts(): AccountRow[] {
+      return everyAccount.all() as AccountRow[];
     },
     insertKey(row: Omit<ApiKeyRow, 'seq' | 'expires_at' | 'revoked_at'>): void {
       insertKey.run(row.id, row.account_id, row.mode, row.key_hash, row.last4, row.created_at);

@@ -7,10 +7,10 @@ export function paymentsRepository(db: Db, page: Pager) {
   const insert = db.prepare(
     `INSERT INTO payments (id, account_id, mode, amount, currency, status, flow, payment_method, customer_msisdn,
        service_id, reference, failure_code, refunded_amount, checkout_token, operator_ref, next_check_at, expires_at,
-       created_at, updated_at, completed_at)
+       created_at, updated_at, completed_at, return_url)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @flow, @payment_method, @customer_msisdn,
        @service_id, @reference, @failure_code, @refunded_amount, @checkout_token, @operator_ref, @next_check_at,
-       @expires_at, @created_at, @updated_at, @completed_at)
+       @expires_at, @created_at, @updated_at, @completed_at, @return_url)
      RETURNING *`,
   );
   const get = db.prepare('SELECT * FROM payments WHERE id = ? AND account_id = ? AND mode = ?');
