@@ -5,7 +5,7 @@
  * through the same URL policy check and signing as every outbox delivery.
  */
 import { deliverWebhook, type WebhookDeliveryResult } from '../webhooks/deliver.js';
-import { signWebhookWithSecrets } from '../webhooks/signature.js';
+import { signingSecrets, signWebhookWithSecrets } from '../webhooks/signature.js';
 import { resolveWebhookTarget, webhookUrlPolicy } from '../webhooks/url-policy.js';
 import { iso } from './clock.js';
 import type { Caller, Deps } from './context.js';
@@ -41,16 +41,16 @@ export async function sendTestEvent(
     deps.resolveHost,
   );
   if (!target.ok) return { ok: false, status: null, durationMs: 0, error: target.reason, eventId };
-  const secrets = [endpoint.secret];
-  if (endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? 0) > now) {
-    secrets.push(endpoint.previous_secret);
-  }
   const result = await deliverWebhook({
     url: endpoint.url,
     address: target.address,
     body: payload,
     headers: {
-      'x-webhook-signature': signWebhookWithSecrets(payload, secrets, Math.floor(now / 1000)),
+      'x-webhook-signature': signWebhookWithSecrets(
+        payload,
+        signingSecrets(endpoint, now),
+        Math.floor(now / 1000),
+      ),
       'x-webhook-id': eventId,
       'user-agent': 'payments-api-webhooks/1',
     },

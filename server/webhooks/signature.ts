@@ -57,6 +57,21 @@ export function signWebhookWithSecrets(rawBody: string, secrets: string[], times
 }
 
 /**
+ * The secrets a delivery is signed with at `now`: the endpoint's current secret, and its
+ * previous one while a rotation's overlap lasts.
+ */
+export function signingSecrets(
+  endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: number | null },
+  now: number,
+): string[] {
+  const secrets = [endpoint.secret];
+  if (endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? 0) > now) {
+    secrets.push(endpoint.previous_secret);
+  }
+  return secrets;
+}
+
+/**
  * Creates a new endpoint signing secret: `whsec_` and 32 base62 characters (about 190 bits of
  * entropy), the format the contract documents. Characters are drawn from the operating system's
  * CSPRNG with rejection sampling, so every character is equally likely.

@@ -6,7 +6,7 @@ import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../storage
 import type { Tx } from '../storage/store.js';
 import { deliverWebhook, type WebhookDeliveryResult } from '../webhooks/deliver.js';
 import { createRetrySchedule } from '../webhooks/retry-schedule.js';
-import { signWebhookWithSecrets } from '../webhooks/signature.js';
+import { signingSecrets, signWebhookWithSecrets } from '../webhooks/signature.js';
 import { type ResolveHost, resolveWebhookTarget, webhookUrlPolicy } from '../webhooks/url-policy.js';
 import { failureLog } from './failure-log.js';
 import type { Worker } from './polling-worker.js';
@@ -226,16 +226,16 @@ export function startWebhookWorker(
       };
     }
     const now = clock.now();
-    const secrets = [endpoint.secret];
-    if (endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? 0) > now) {
-      secrets.push(endpoint.previous_secret);
-    }
     const result = await deliverWebhook({
       url: endpoint.url,
       address: target.address,
       body: event.payload,
       headers: {
-        'x-webhook-signature': signWebhookWithSecrets(event.payload, secrets, Math.floor(now / 1000)),
+        'x-webhook-signature': signWebhookWithSecrets(
+          event.payload,
+          signingSecrets(endpoint, now),
+          Math.floor(now / 1000),
+        ),
         'x-webhook-id': event.id,
         'user-agent': 'payments-api-webhooks/1',
       },

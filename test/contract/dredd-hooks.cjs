@@ -97,6 +97,10 @@ async function craft(transaction) {
   const query = new URLSearchParams(rawQuery);
   query.delete('cursor'); // the example cursor is not one this server returned
   let body = transaction.request.body ? JSON.parse(realIds(transaction.request.body)) : undefined;
+  // The contract's example URL is a public host: the server would call it. Every endpoint dredd
+  // registers points at the suite's sink on 127.0.0.1 instead.
+  if (body && typeof body.url === 'string' && /^(create|update)WebhookEndpoint$/.test(op))
+    body.url = ctx.sinkUrl;
   let rawBody;
   let contentType = body === undefined ? undefined : 'application/json';
   let credentials = op === 'rotateApiKey' || op === 'revokeApiKey' ? ctx.rotation : ctx.account;

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFaults } from '../../scripts/simulators/sim-http.js';
 import {
   expectLedgerSound,
+  fundLive,
   type LiveHarness,
   live,
   liveBalance,
@@ -19,6 +20,8 @@ let serviceId: string;
 
 beforeAll(async () => {
   h = await startLive();
+  // Money for the payouts, whatever order the tests run in.
+  await fundLive(h.server);
   serviceId = (await live(h.server, 'POST', '/services', { name: 'Live shop' })).body.data.service_id;
   const topup = await live(h.server, 'POST', '/topups', {
     amount: 1_000_000,

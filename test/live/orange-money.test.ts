@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectLedgerSound,
+  fundLive,
   type LiveHarness,
   live,
   liveBalance,
@@ -16,6 +17,8 @@ let serviceId: string;
 
 beforeAll(async () => {
   h = await startLive();
+  // Money for the payouts, whatever order the tests run in.
+  await fundLive(h.server);
   const created = await live(h.server, 'POST', '/services', { name: 'Live shop' });
   serviceId = created.body.data.service_id;
 });

@@ -165,3 +165,19 @@ export async function operatorRefOf(
   if (!row?.operator_ref) throw new Error(`${table} ${id} has no operator reference`);
   return { ref: row.operator_ref, token: row.operator_token };
 }
+
+/**
+ * Funds the live Main Balance with a settled MTN top-up, so every payout test of a file has
+ * money whatever order the tests run in (vitest shuffles them).
+ */
+export async function fundLive(server: TestServer, amount = 1_000_000): Promise<void> {
+  const created = await live(server, 'POST', '/topups', {
+    amount,
+    currency: 'XAF',
+    payer_msisdn: mtn.ok,
+    payment_method: 'mtn_momo',
+  });
+  if (created.status !== 202) throw new Error(`fundLive: ${created.status} ${created.text}`);
+  const path = `/topups/${created.body.data.transaction_id}`;
+  await settleUntil(server, async () => (await statusOf(server, path)) === 'success');
+}

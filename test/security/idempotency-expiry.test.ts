@@ -3,7 +3,7 @@
  * purged from the file, so the table is not an ever-growing archive of what the API answered.
  */
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const hour = 3_600_000;
@@ -18,11 +18,12 @@ function storedRecords(dbPath: string): number {
 }
 
 describe('idempotency records expire after 24 hours and are purged', () => {
+  // A server per test: each counts the records of its own requests, in any order.
   let server: TestServer;
-  beforeAll(async () => {
+  beforeEach(async () => {
     server = await startTestServer();
   });
-  afterAll(() => server.close());
+  afterEach(() => server.close());
 
   const createService = (key: string) =>
     server.request('POST', '/services', {

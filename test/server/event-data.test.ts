@@ -12,7 +12,8 @@ import { startReceiver } from '../support/webhook-receiver.js';
 let server: TestServer;
 
 beforeEach(async () => {
-  server = await startTestServer();
+  // The receiver is on 127.0.0.1: sandbox endpoints may be local only with this opt-in.
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
 });
 afterEach(() => server.close());
 

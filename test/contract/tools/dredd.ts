@@ -115,6 +115,7 @@ export const dreddTool: Tool = {
       const context = {
         liveRouted: { apiUrl: routed.apiUrl, apiUser: routed.account.apiUser, key: routed.account.liveKey },
         apiUrl: server.apiUrl,
+        sinkUrl: sink.url,
         account: testCredentials(server.account),
         rotation: testCredentials(rotation),
         poor: { ...testCredentials(poor), paymentId: poorFixtures.paymentId },
