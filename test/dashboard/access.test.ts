@@ -16,7 +16,8 @@ let browser: Browser;
 let paymentId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Endpoints here point at 127.0.0.1 (port 9, nothing answers): the opt-in allows local URLs.
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
   browser = await launchChromium();
   paymentId = await collect(server, await createService(server), 3000);
   await server.settle(2000);

@@ -35,7 +35,7 @@ describe('first npm start', () => {
       server,
       /Dashboard: (http:\/\/\S+\/dashboard)\s+\(email (\S+), password (\S+)\)/,
     );
-    const [, apiUser] = await printed(server, /API user:\s+(\S+)/);
+    const [, apiUser] = await printed(server, /export PAYMENTS_API_USER=(\S+)/);
     const origin = (link as string).replace(/\/dashboard$/, '');
     const session = await httpSignIn(origin, email as string, secret as string);
     expect(session.status).toBe(303);
