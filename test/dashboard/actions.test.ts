@@ -16,14 +16,13 @@ import { addUser, openPage, origin, signIn } from './support.js';
 
 let server: TestServer;
 let browser: Browser;
-let receiver: Receiver;
+const receivers: Receiver[] = [];
 let page: Page;
 let email: string;
 let serviceId: string;
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  receiver = await startReceiver();
   browser = await launchChromium();
   serviceId = await createService(server);
   email = await addUser(server, 'owner');
@@ -33,12 +32,44 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await receiver?.close();
+  await Promise.all(receivers.map((r) => r.close()));
   await server?.close();
 });
 
 const go = (path: string) => page.goto(`${origin(server)}/dashboard/test${path}`);
 const flash = () => page.locator('.flash').textContent();
+/** A receiver of the test's own, so its deliveries are counted apart from every other test's. */
+async function ownReceiver(): Promise<Receiver> {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  return receiver;
+}
+
+/** A receiver with an endpoint registered for it over the API, for tests that start from one. */
+async function ownEndpoint(): Promise<Receiver> {
+  const receiver = await ownReceiver();
+  const created = await server.request('POST', '/webhook-endpoints', {
+    body: { url: receiver.url, description: 'Shop backend' },
+  });
+  expect(created.status).toBe(201);
+  return receiver;
+}
+
+/** What a receiver got about one movement (events of other tests' movements may arrive too). */
+const about = (receiver: Receiver, transactionId: string) =>
+  receiver.received.filter((d) => JSON.parse(d.body).data?.transaction_id === transactionId);
+
+/** A refund made from a payment's page, as a user does it; returns the payment's id. */
+async function refundFromDashboard(amount: number): Promise<string> {
+  const paymentId = await collect(server, serviceId, 5000);
+  await server.settle(2000);
+  await go(`/payments/${paymentId}`);
+  await page.getByLabel(/Amount to refund/).fill(String(amount));
+  await submit(page.getByRole('button', { name: /^Refund/ }));
+  await expect(flash()).resolves.toMatch(new RegExp(`^Refund po_\\w+ of ${amount} XAF`));
+  return paymentId;
+}
+
 /** Clicks a form's button and waits for the page the server answers with. */
 async function submit(button: ReturnType<Page['getByRole']>) {
   await Promise.all([page.waitForEvent('framenavigated'), button.click()]);
@@ -81,6 +112,7 @@ describe('dashboard actions', () => {
   });
 
   it('registers a local endpoint and delivers it a signed test event', async () => {
+    const receiver = await ownReceiver();
     await go('/webhooks');
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('Description (optional)').fill('Shop backend');
@@ -99,10 +131,11 @@ describe('dashboard actions', () => {
   });
 
   it('shows real deliveries with their responses and resends one', async () => {
+    const receiver = await ownEndpoint();
     const paymentId = await collect(server, serviceId, 1500);
     await server.settle(2000);
     await server.deliverWebhooks();
-    expect(receiver.received).toHaveLength(2);
+    expect(about(receiver, paymentId)).toHaveLength(1);
     await go('/webhooks');
     await page.getByRole('link', { name: receiver.url }).click();
     const row = page.locator('tr', { hasText: paymentId });
@@ -110,22 +143,29 @@ describe('dashboard actions', () => {
     await submit(row.getByRole('button', { name: 'Resend' }));
     await expect(flash()).resolves.toMatch(/Resend queued/);
     await server.deliverWebhooks();
-    expect(receiver.received).toHaveLength(3);
-    expect(JSON.parse(receiver.received[2]?.body ?? '{}').data.transaction_id).toBe(paymentId);
+    expect(about(receiver, paymentId)).toHaveLength(2);
   });
 
   it('disables the endpoint: no event is sent to it any more', async () => {
+    const receiver = await ownEndpoint();
+    const before = await collect(server, serviceId, 600);
+    await server.settle(2000);
+    await server.deliverWebhooks();
+    expect(about(receiver, before)).toHaveLength(1);
     await go('/webhooks');
     await page.getByRole('link', { name: receiver.url }).click();
     await submit(page.getByRole('button', { name: 'Disable' }));
     await expect(flash()).resolves.toMatch(/disabled/);
-    await collect(server, serviceId, 700);
+    const received = receiver.received.length;
+    const after = await collect(server, serviceId, 700);
     await server.settle(2000);
     await server.deliverWebhooks();
-    expect(receiver.received).toHaveLength(3);
+    expect(about(receiver, after)).toHaveLength(0);
+    expect(receiver.received).toHaveLength(received);
   });
 
   it('edits the endpoint and rotates its signing secret: test events are signed with the new one', async () => {
+    const receiver = await ownEndpoint();
     await go('/webhooks');
     await page.getByRole('link', { name: receiver.url }).click();
     await page.getByLabel('Description (optional)').fill('Shop backend, failures only');
@@ -173,6 +213,7 @@ describe('dashboard actions', () => {
   });
 
   it('downloads the balance report as CSV from the overview', async () => {
+    await refundFromDashboard(1200);
     await go('');
     const day = new Date(server.clock.now()).toISOString().slice(0, 10);
     await page.getByLabel('From (UTC date)').fill(day);
@@ -188,6 +229,7 @@ describe('dashboard actions', () => {
   });
 
   it('records dashboard actions in the call log with the user, and downloads the logs as CSV', async () => {
+    await refundFromDashboard(300);
     await server.flushLogs();
     await go('/logs?method=POST');
     const row = page.locator('tr', { hasText: '/refund' }).first();

@@ -310,6 +310,16 @@ describe('Orange Money faults', () => {
 
 describe('operator calls in /metrics', () => {
   it('has the latency of each operator call and errors by operator, call and kind', async () => {
+    // Calls of its own, whatever ran before: an MTN payment across a token-service outage, and
+    // an Orange payout whose first pay answers 500.
+    h.mtnSim.expireAllTokens();
+    h.mtnSim.faults.tokenFail500 = 1;
+    const paid = (await pay(mtn.ok, 'mtn_momo', 800)).body.data.transaction_id;
+    expect(await final(`/payments/${paid}`)).toMatchObject({ status: 'success' });
+    h.orangeSim.failNextPays(1);
+    const sent = (await payout(orange.ok, 800)).body.data.transaction_id;
+    await h.server.settle(10_000);
+    expect(await final(`/payouts/${sent}`)).toMatchObject({ status: 'success' });
     const text = await metricsText();
     expect(text).toMatch(
       /operator_request_duration_seconds_count\{operator="mtn_momo",call="requesttopay"\} [1-9]/,

@@ -317,7 +317,14 @@ describe('POST /refunds', () => {
 });
 
 describe('the ledger', () => {
-  it('every balance equals the sum of its ledger after all of the above', async () => {
+  it('every balance equals the sum of its ledger after payouts that succeed, fail and time out', async () => {
+    await fund(server, 9000);
+    for (const recipient of [successNumber, failureNumber, neverSettlesNumber]) {
+      const sent = await server.request('POST', '/payouts', {
+        body: { amount: 1000, recipient_msisdn: recipient, payout_type: 'withdrawal' },
+      });
+      expect(sent.status).toBe(202);
+    }
     await server.settle(600_000);
     const rows = await reconcile(server);
     expect(rows.length).toBeGreaterThan(0);
