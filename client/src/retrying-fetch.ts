@@ -43,16 +43,15 @@ export function retryingFetch(options: RetryingFetchOptions): Fetch {
   return async (request) => {
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= retry.maxRetries;
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const { attemptRequest, timedOut: hasTimedOut } = attemptOf(request, timeoutMs);
       let response: Response;
       try {
-        response = await fetch(
-          new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }),
-        );
+        response = await fetch(attemptRequest);
+        attempts.set(response, attemptRequest);
       } catch (error) {
         // The caller's own abort is a decision, not an accident: never retried.
         if (request.signal.aborted) throw error;
-        const timedOut = timeout.aborted;
+        const timedOut = hasTimedOut();
         if (!retriesLeft) {
           const what = timedOut ? `timed out after ${timeoutMs} ms` : describe(error);
           throw new PaymentsConnectionError(
@@ -77,6 +76,33 @@ export function retryingFetch(options: RetryingFetchOptions): Fetch {
     }
   };
 }
+
+/**
+ * The Request of one attempt, aborted when the caller aborts or `timeoutMs` has passed, from
+ * sending until the body is read. An AbortController held here, not `AbortSignal.timeout` and
+ * `AbortSignal.any`: on Node 20 a composite signal nothing holds strongly can be collected
+ * mid-request, and its timeout then never reaches fetch (seen on a process's first fetch).
+ */
+function attemptOf(request: Request, timeoutMs: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`The attempt timed out after ${timeoutMs} ms.`, 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref?.();
+  const forward = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener('abort', forward, { once: true });
+  const attemptRequest = new Request(request.clone(), { signal: controller.signal });
+  return { attemptRequest, timedOut: () => timedOut && !request.signal.aborted };
+}
+
+/**
+ * Each response keeps its attempt's Request (and so the signal chain fetch follows through
+ * weak references) alive while the caller reads the body, so a timeout still cuts a slow body.
+ */
+const attempts = new WeakMap<Response, Request>();
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);

@@ -32,6 +32,11 @@ describe('routing in live mode', () => {
   it('a payout to a number no connected operator serves is 422 unsupported_network, nothing debited', async () => {
     const before = await liveBalance(server);
     const requests = sim.requests.size;
+    const payoutIds = async () =>
+      ((await live(server, 'GET', '/payouts?limit=100')).body.data.items as Array<{ transaction_id: string }>)
+        .map((p) => p.transaction_id)
+        .sort();
+    const payoutsBefore = await payoutIds();
     for (const number of ['237690000000', '237660000000']) {
       const response = await live(server, 'POST', '/payouts', {
         amount: 500,
@@ -54,8 +59,7 @@ describe('routing in live mode', () => {
     });
     expect(await liveBalance(server)).toBe(before);
     expect(sim.requests.size).toBe(requests);
-    const list = await live(server, 'GET', '/payouts');
-    expect(list.body.data.items).toHaveLength(0);
+    expect(await payoutIds()).toEqual(payoutsBefore);
     await expectLedgerSound(server);
   });
 
