@@ -1,5 +1,5 @@
 /**
- * Crash points for the kill -9 tests (test/live/crash-*.test.ts): with `FAULT_KILL_AT` naming
+ * Crash points for the kill -9 tests (test/faults/live-operator-crash.test.ts): with `FAULT_KILL_AT` naming
  * a point, the process SIGKILLs itself the first time it reaches it, exactly as if it had been
  * killed there. Ignored when NODE_ENV is production. Not a setting: never set it elsewhere.
  *
