@@ -16,6 +16,15 @@ export interface OperatorCallObserver {
   }): void;
 }
 
+/**
+ * An adapter's `observe(call, started, error)`: one operator's finished calls, timed from
+ * `started` (a `performance.now()`), into the metrics when there are any.
+ */
+export function callObserver(operator: string, metrics: OperatorCallObserver | undefined) {
+  return (call: string, started: number, error: CallErrorKind | null): void =>
+    metrics?.observe({ operator, call, durationSeconds: (performance.now() - started) / 1000, error });
+}
+
 export type HttpAnswer =
   | { ok: true; status: number; body: unknown }
   | { ok: false; kind: 'timeout' | 'network' };

@@ -1,6 +1,6 @@
 import type { Logger } from '../../observability/logger.js';
 import {
-  type CallErrorKind,
+  callObserver,
   errorKind,
   type HttpAnswer,
   httpCall,
@@ -90,13 +90,7 @@ export function createMtnMomoOperator(options: {
   const { config, logger } = options;
   const base = config.baseUrl.replace(/\/$/, '');
 
-  const observe = (call: string, started: number, error: CallErrorKind | null) =>
-    options.metrics?.observe({
-      operator: 'mtn_momo',
-      call,
-      durationSeconds: (performance.now() - started) / 1000,
-      error,
-    });
+  const observe = callObserver('mtn_momo', options.metrics);
 
   const tokens = {
     collection: tokenCache('collection'),

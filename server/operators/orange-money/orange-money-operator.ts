@@ -1,6 +1,6 @@
 import type { Logger } from '../../observability/logger.js';
 import {
-  type CallErrorKind,
+  callObserver,
   errorKind,
   type HttpAnswer,
   httpCall,
@@ -75,13 +75,7 @@ export function createOrangeMoneyOperator(options: {
 }): MobileMoneyOperator {
   const { config, logger } = options;
   const base = config.baseUrl.replace(/\/$/, '');
-  const observe = (call: string, started: number, error: CallErrorKind | null) =>
-    options.metrics?.observe({
-      operator: 'orange_money',
-      call,
-      durationSeconds: (performance.now() - started) / 1000,
-      error,
-    });
+  const observe = callObserver('orange_money', options.metrics);
   const warn = (fields: Record<string, unknown>, message: string) =>
     logger.warn({ operator: 'orange_money', ...fields }, message);
 
