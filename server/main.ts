@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
   if (process.argv.includes('--docs')) void refreshDocs(logger);
 
-  const existing = await service.deps.store.read((tx) => tx.accounts.firstAccount());
+  const existing = await service.deps.store.read(async (tx) => tx.accounts.firstAccount());
   if (!existing) {
     const account = await createAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
     const owner = { email: 'owner@sandbox.example', password: randomBase62(20) };

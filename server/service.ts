@@ -55,7 +55,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   mkdirSync(dirname(config.databasePath), { recursive: true });
   const store = await openStore(config.databasePath, config.secretsEncryptionKey);
-  const metrics = createMetrics({ outboxDepth: () => store.read((tx) => tx.events.pendingDeliveries()) });
+  const metrics = createMetrics({
+    outboxDepth: () => store.read(async (tx) => tx.events.pendingDeliveries()),
+  });
   const deps: Deps = {
     store,
     clock,
@@ -119,12 +121,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         });
         await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
         try {
-          store.checkpoint();
+          await store.checkpoint();
         } catch (err) {
           // A read-only or full disk: the WAL stays beside the file and is replayed on next open.
           logger.warn({ err }, 'could not checkpoint the WAL at shutdown');
         }
-        store.close();
+        await store.close();
       })();
       return closing;
     },

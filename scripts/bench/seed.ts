@@ -1,7 +1,7 @@
 /**
  * Fills a database with payments and call-log rows of one account, straight into the SQLite
  * file (the server is not running), in one transaction per 50,000 rows. Rows follow
- * server/storage/migrations/001_initial.sql: real ids, an existing service, settled payments
+ * server/storage/sqlite/migrations/001_initial.sql: real ids, an existing service, settled payments
  * only (so the settlement worker has nothing to pick up) and times within the last ten days
  * (so the call-log retention purge deletes nothing). No ledger rows are written: the lists
  * measured here do not read them.

@@ -110,7 +110,7 @@ async function main(argv: string[]): Promise<void> {
         fail('create-user needs --account <api_user> and --email <email>.');
       const role = values.role ?? 'owner';
       if (!(roles as readonly string[]).includes(role)) fail(`--role must be one of ${roles.join(', ')}.`);
-      const account = await store.read((tx) => tx.accounts.accountByApiUser(values.account as string));
+      const account = await store.read(async (tx) => tx.accounts.accountByApiUser(values.account as string));
       if (!account) fail(`No account has the API user ${values.account}.`);
       const password = values.password ? randomBase62(20) : undefined;
       try {
@@ -136,7 +136,7 @@ async function main(argv: string[]): Promise<void> {
       }
     } else if (command === 'list-accounts') {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-      const accounts = await store.read((tx) => tx.accounts.allAccounts());
+      const accounts = await store.read(async (tx) => tx.accounts.allAccounts());
       const listed = accounts.map((a) => ({
         account_id: a.id,
         name: a.name,
@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<void> {
         args: rest,
         options: { rotate: { type: 'boolean' }, json: { type: 'boolean' } },
       });
-      const account = await store.read((tx) => tx.accounts.firstAccount());
+      const account = await store.read(async (tx) => tx.accounts.firstAccount());
       if (!account) fail('No sandbox account yet: npm start creates it on its first run.');
       const apiUrl = `${config.publicUrl}/v1`;
       if (!values.rotate) {
@@ -193,7 +193,7 @@ async function main(argv: string[]): Promise<void> {
       fail(`Unknown command: ${command}`);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

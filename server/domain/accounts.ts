@@ -18,10 +18,15 @@ function newSecretKey(mode: Mode): string {
   return `sk_${mode}_${randomBase62(32)}`;
 }
 
-function insertKey(tx: Tx, accountId: string, mode: Mode, now: number): { secret: string; id: string } {
+async function insertKey(
+  tx: Tx,
+  accountId: string,
+  mode: Mode,
+  now: number,
+): Promise<{ secret: string; id: string }> {
   const secret = newSecretKey(mode);
   const id = newId('key');
-  tx.accounts.insertKey({
+  await tx.accounts.insertKey({
     id,
     account_id: accountId,
     mode,
@@ -51,10 +56,10 @@ export async function createAccount(
   input: { name: string; defaultCurrency?: string },
   now: number,
 ): Promise<NewAccount> {
-  return store.transact((tx) => {
+  return store.transact(async (tx) => {
     const accountId = newId('acct');
     const apiUser = randomUUID();
-    tx.accounts.insertAccount({
+    await tx.accounts.insertAccount({
       id: accountId,
       name: input.name,
       api_user: apiUser,
@@ -62,10 +67,10 @@ export async function createAccount(
       created_at: now,
     });
     for (const mode of ['test', 'live'] as const) {
-      tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
+      await tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
     }
-    const testKey = insertKey(tx, accountId, 'test', now).secret;
-    const liveKey = insertKey(tx, accountId, 'live', now).secret;
+    const testKey = (await insertKey(tx, accountId, 'test', now)).secret;
+    const liveKey = (await insertKey(tx, accountId, 'live', now)).secret;
     return { accountId, apiUser, testKey, liveKey };
   });
 }
@@ -100,11 +105,11 @@ export async function authenticate(
   const invalidKey = () =>
     new ApiError(401, 'invalid_api_key', 'The API key is invalid, revoked or expired.');
   if (!keyPattern.test(bearerKey)) throw invalidKey();
-  return store.read((tx) => {
-    const key = tx.accounts.keyByHash(hashKey(bearerKey));
+  return store.read(async (tx) => {
+    const key = await tx.accounts.keyByHash(hashKey(bearerKey));
     if (!key || !keyIsLive(key, now)) throw invalidKey();
-    const account = tx.accounts.account(key.account_id);
-    const wallet = tx.accounts.wallet(key.account_id, key.mode);
+    const account = await tx.accounts.account(key.account_id);
+    const wallet = await tx.accounts.wallet(key.account_id, key.mode);
     if (!account || !wallet) throw invalidKey();
     if (!sameText(account.api_user, apiUser)) {
       throw new ApiError(401, 'invalid_api_user', 'The X-API-User header does not match the API key.');
@@ -129,11 +134,11 @@ export function keyStatus(row: ApiKeyRow, now: number): ApiKey['status'] {
  * once: what an operator does from the admin CLI when a key has leaked.
  */
 export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: number): Promise<string> {
-  return store.transact((tx) => {
-    const account = tx.accounts.accountByApiUser(apiUser);
+  return store.transact(async (tx) => {
+    const account = await tx.accounts.accountByApiUser(apiUser);
     if (!account) throw new Error(`No account has the API user ${apiUser}.`);
-    tx.accounts.revokeAllKeys(account.id, mode, now);
-    return insertKey(tx, account.id, mode, now).secret;
+    await tx.accounts.revokeAllKeys(account.id, mode, now);
+    return (await insertKey(tx, account.id, mode, now)).secret;
   });
 }
 
@@ -141,8 +146,8 @@ export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: 
 export const maxWorkingKeys = 2;
 
 /** Only an active key manages keys: one in its grace period is on its way out. */
-function requireActiveCaller(tx: Tx, caller: Caller, now: number): void {
-  const key = tx.accounts.key(caller.keyId);
+async function requireActiveCaller(tx: Tx, caller: Caller, now: number): Promise<void> {
+  const key = await tx.accounts.key(caller.keyId);
   if (!key || !keyIsLive(key, now)) {
     throw new ApiError(401, 'invalid_api_key', 'The API key is invalid, revoked or expired.');
   }
@@ -162,16 +167,16 @@ export interface Rotation {
 }
 
 /** The rules of a rotation, whoever asks for it: never past two working keys. */
-function rotateInTx(
+async function rotateInTx(
   tx: Tx,
   caller: Caller,
   keyId: string,
   gracePeriodSeconds: number,
   now: number,
-): Rotation {
-  const others = tx.accounts
-    .workingKeys(caller.accountId, caller.mode, now)
-    .filter((key) => key.id !== keyId);
+): Promise<Rotation> {
+  const others = (await tx.accounts.workingKeys(caller.accountId, caller.mode, now)).filter(
+    (key) => key.id !== keyId,
+  );
   const afterwards = others.length + 1 + (gracePeriodSeconds > 0 ? 1 : 0);
   if (afterwards > maxWorkingKeys) {
     throw new ApiError(
@@ -181,20 +186,20 @@ function rotateInTx(
         'first, or rotate with grace_period_seconds 0.',
     );
   }
-  const created = insertKey(tx, caller.accountId, caller.mode, now);
+  const created = await insertKey(tx, caller.accountId, caller.mode, now);
   const endsAt = now + gracePeriodSeconds * 1000;
-  tx.accounts.retireKey(keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
-  const apiKey = tx.accounts.key(created.id);
-  const previousKey = tx.accounts.key(keyId);
+  await tx.accounts.retireKey(keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
+  const apiKey = await tx.accounts.key(created.id);
+  const previousKey = await tx.accounts.key(keyId);
   if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
   return { secretKey: created.secret, apiKey, previousKey };
 }
 
 /** The rules of a revocation, whoever asks for it: never the last working key of the mode. */
-function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): ApiKeyRow {
-  const key = ownKey(tx, caller, id);
+async function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): Promise<ApiKeyRow> {
+  const key = await ownKey(tx, caller, id);
   if (!keyIsLive(key, now)) return key;
-  const working = tx.accounts.workingKeys(caller.accountId, caller.mode, now);
+  const working = await tx.accounts.workingKeys(caller.accountId, caller.mode, now);
   if (working.length <= 1) {
     throw new ApiError(
       409,
@@ -203,13 +208,13 @@ function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): ApiKeyRow 
       'id',
     );
   }
-  tx.accounts.revokeKey(id, now);
-  return tx.accounts.key(id) as ApiKeyRow;
+  await tx.accounts.revokeKey(id, now);
+  return (await tx.accounts.key(id)) as ApiKeyRow;
 }
 
 /** A key of the caller's account and mode; any other id is not found. */
-function ownKey(tx: Tx, caller: Caller, id: string): ApiKeyRow {
-  const key = tx.accounts.key(id);
+async function ownKey(tx: Tx, caller: Caller, id: string): Promise<ApiKeyRow> {
+  const key = await tx.accounts.key(id);
   if (!key || key.account_id !== caller.accountId || key.mode !== caller.mode) throw notFound('API key', id);
   return key;
 }
@@ -225,8 +230,8 @@ export async function rotateKey(
   gracePeriodSeconds: number,
   intent?: IdempotencyIntent<Rotation>,
 ): Promise<Rotation> {
-  return commit(deps, caller, intent, (tx, now) => {
-    requireActiveCaller(tx, caller, now);
+  return commit(deps, caller, intent, async (tx, now) => {
+    await requireActiveCaller(tx, caller, now);
     return rotateInTx(tx, caller, caller.keyId, gracePeriodSeconds, now);
   });
 }
@@ -241,8 +246,8 @@ export async function revokeKey(
   id: string,
   intent?: IdempotencyIntent<ApiKeyRow>,
 ): Promise<ApiKeyRow> {
-  return commit(deps, caller, intent, (tx, now) => {
-    requireActiveCaller(tx, caller, now);
+  return commit(deps, caller, intent, async (tx, now) => {
+    await requireActiveCaller(tx, caller, now);
     return revokeInTx(tx, caller, id, now);
   });
 }
@@ -257,8 +262,8 @@ export async function rotateKeyById(
   keyId: string,
   gracePeriodSeconds: number,
 ): Promise<Rotation> {
-  return commit(deps, caller, undefined, (tx, now) => {
-    if (!keyIsLive(ownKey(tx, caller, keyId), now)) {
+  return commit(deps, caller, undefined, async (tx, now) => {
+    if (!keyIsLive(await ownKey(tx, caller, keyId), now)) {
       throw new ApiError(409, 'invalid_field', 'This key is already revoked.', 'key_id');
     }
     return rotateInTx(tx, caller, keyId, gracePeriodSeconds, now);
@@ -267,7 +272,7 @@ export async function rotateKeyById(
 
 /** Revokes the key a signed-in dashboard user picked: the same rules as `revokeKey`. */
 export async function revokeKeyById(deps: Deps, caller: Caller, keyId: string): Promise<ApiKeyRow> {
-  return commit(deps, caller, undefined, (tx, now) => revokeInTx(tx, caller, keyId, now));
+  return commit(deps, caller, undefined, async (tx, now) => revokeInTx(tx, caller, keyId, now));
 }
 
 export async function listKeys(
@@ -275,5 +280,5 @@ export async function listKeys(
   caller: Caller,
   page: { limit: number; cursor?: string | undefined },
 ) {
-  return deps.store.read((tx) => tx.accounts.listKeys(caller.accountId, caller.mode, page));
+  return deps.store.read(async (tx) => tx.accounts.listKeys(caller.accountId, caller.mode, page));
 }

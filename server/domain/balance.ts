@@ -4,7 +4,7 @@ import type { Caller, Deps } from './context.js';
 import { timeConditions } from './payments.js';
 
 export async function getBalance(deps: Deps, caller: Caller) {
-  const balances = await deps.store.read((tx) => tx.ledger.balances(caller.walletId));
+  const balances = await deps.store.read(async (tx) => tx.ledger.balances(caller.walletId));
   if (!balances.some((b) => b.currency === caller.defaultCurrency)) {
     balances.unshift({ currency: caller.defaultCurrency, available: 0 });
   }
@@ -25,7 +25,7 @@ export async function listLedger(
   const conditions: Condition[] = timeConditions(filters);
   if (filters.type) conditions.push(['type = ?', filters.type]);
   if (filters.currency) conditions.push(['currency = ?', filters.currency]);
-  return deps.store.read((tx) => tx.ledger.list(caller.walletId, conditions, page));
+  return deps.store.read(async (tx) => tx.ledger.list(caller.walletId, conditions, page));
 }
 
 /**
@@ -40,7 +40,7 @@ export async function* iterateLedger(
 ): AsyncGenerator<LedgerRow> {
   let afterSeq = 0;
   for (;;) {
-    const chunk = await deps.store.read((tx) =>
+    const chunk = await deps.store.read(async (tx) =>
       tx.ledger.rangeChunk(caller.walletId, range, afterSeq, chunkSize),
     );
     yield* chunk;

@@ -14,7 +14,9 @@ export { revokeKeyById } from './accounts.js';
 export const maxGraceSeconds = 7 * 24 * 3600;
 
 export async function listAccountKeys(deps: Deps, caller: Caller): Promise<ApiKeyRow[]> {
-  return deps.store.read((tx) => tx.accounts.listKeys(caller.accountId, caller.mode, { limit: 100 }).items);
+  return deps.store.read(
+    async (tx) => (await tx.accounts.listKeys(caller.accountId, caller.mode, { limit: 100 })).items,
+  );
 }
 
 /** Rotates one key of the caller's account and mode, with a grace period the page offers. */

@@ -104,12 +104,12 @@ export async function createDashboardUser(
     if (problem) throw new DashboardError(400, problem, 'password');
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
-  return store.transact((tx) => {
-    if (tx.dashboard.userByEmail(email)) {
+  return store.transact(async (tx) => {
+    if (await tx.dashboard.userByEmail(email)) {
       throw new DashboardError(409, `A dashboard user with the email ${email} already exists.`, 'email');
     }
     const id = newId('usr');
-    tx.dashboard.insertUser({
+    await tx.dashboard.insertUser({
       id,
       account_id: input.accountId,
       email,
@@ -122,16 +122,18 @@ export async function createDashboardUser(
     let linkToken: string | null = null;
     if (!secret) {
       linkToken = newToken();
-      tx.dashboard.insertLink(tokenHash(linkToken), id, now, now + linkLifetimeMs);
+      await tx.dashboard.insertLink(tokenHash(linkToken), id, now, now + linkLifetimeMs);
     }
-    return { user: tx.dashboard.user(id) as DashboardUserRow, linkToken };
+    return { user: (await tx.dashboard.user(id)) as DashboardUserRow, linkToken };
   });
 }
 
 /** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
 export async function issueLink(store: Store, userId: string, now: number): Promise<string> {
   const token = newToken();
-  await store.transact((tx) => tx.dashboard.insertLink(tokenHash(token), userId, now, now + linkLifetimeMs));
+  await store.transact(async (tx) =>
+    tx.dashboard.insertLink(tokenHash(token), userId, now, now + linkLifetimeMs),
+  );
   return token;
 }
 
@@ -145,9 +147,9 @@ async function openSession(deps: Deps, userId: string, now: number): Promise<Ope
   const token = newToken();
   const csrfToken = newToken();
   const expiresAt = now + sessionAbsoluteMs;
-  await deps.store.transact((tx) => {
-    tx.dashboard.purgeSessions(now - sessionAbsoluteMs);
-    tx.dashboard.insertSession({
+  await deps.store.transact(async (tx) => {
+    await tx.dashboard.purgeSessions(now - sessionAbsoluteMs);
+    await tx.dashboard.insertSession({
       token_hash: tokenHash(token),
       user_id: userId,
       csrf_token: csrfToken,
@@ -173,15 +175,15 @@ export async function signIn(
 ): Promise<SignInResult> {
   const now = deps.clock.now();
   const email = normaliseEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
-  const { user, failures } = await deps.store.read((tx) => ({
-    user: tx.dashboard.userByEmail(email),
-    failures: tx.dashboard.recentFailures(email, input.client, now - signInWindowMs),
+  const { user, failures } = await deps.store.read(async (tx) => ({
+    user: await tx.dashboard.userByEmail(email),
+    failures: await tx.dashboard.recentFailures(email, input.client, now - signInWindowMs),
   }));
   const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
   const matches = !locked && (await passwordMatches(user, input.password));
-  await deps.store.transact((tx) => {
-    tx.dashboard.recordSignIn(email, input.client, matches, now);
-    tx.dashboard.purgeSignIns(now - signInRecordsKeptMs);
+  await deps.store.transact(async (tx) => {
+    await tx.dashboard.recordSignIn(email, input.client, matches, now);
+    await tx.dashboard.purgeSignIns(now - signInRecordsKeptMs);
   });
   deps.logger.info(
     { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
@@ -204,11 +206,11 @@ export async function resolveSession(deps: Deps, token: string): Promise<SignedI
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const now = deps.clock.now();
   const hash = tokenHash(token);
-  const found = await deps.store.read((tx) => {
-    const session = tx.dashboard.session(hash);
+  const found = await deps.store.read(async (tx) => {
+    const session = await tx.dashboard.session(hash);
     if (!session) return undefined;
-    const user = tx.dashboard.user(session.user_id);
-    const account = user ? tx.accounts.account(user.account_id) : undefined;
+    const user = await tx.dashboard.user(session.user_id);
+    const account = user ? await tx.accounts.account(user.account_id) : undefined;
     return user && account ? { session, user, account } : undefined;
   });
   if (!found) return undefined;
@@ -222,31 +224,31 @@ export async function resolveSession(deps: Deps, token: string): Promise<SignedI
   }
   // One write a minute at most per session, not one per page.
   if (now - session.last_seen_at > 60_000) {
-    await deps.store.transact((tx) => tx.dashboard.touchSession(hash, now));
+    await deps.store.transact(async (tx) => tx.dashboard.touchSession(hash, now));
   }
   return { tokenHash: hash, ...found };
 }
 
 export async function signOut(deps: Deps, signedIn: SignedIn): Promise<void> {
-  await deps.store.transact((tx) => tx.dashboard.revokeSession(signedIn.tokenHash, deps.clock.now()));
+  await deps.store.transact(async (tx) => tx.dashboard.revokeSession(signedIn.tokenHash, deps.clock.now()));
 }
 
 /** Ends every session of the user, on every device. */
 export async function signOutEverywhere(deps: Deps, userId: string): Promise<number> {
-  return deps.store.transact((tx) => tx.dashboard.revokeUserSessions(userId, deps.clock.now()));
+  return deps.store.transact(async (tx) => tx.dashboard.revokeUserSessions(userId, deps.clock.now()));
 }
 
 /** A message shown once on the next page (after a redirect). */
 export async function setFlash(deps: Deps, signedIn: SignedIn, message: string | null): Promise<void> {
-  await deps.store.transact((tx) => tx.dashboard.setFlash(signedIn.tokenHash, message));
+  await deps.store.transact(async (tx) => tx.dashboard.setFlash(signedIn.tokenHash, message));
 }
 
 /** The user a one-time link is for, while it is unused and unexpired. */
 export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const now = deps.clock.now();
-  return deps.store.read((tx) => {
-    const link = tx.dashboard.link(tokenHash(token));
+  return deps.store.read(async (tx) => {
+    const link = await tx.dashboard.link(tokenHash(token));
     if (!link || link.used_at !== null || link.expires_at <= now) return undefined;
     return tx.dashboard.user(link.user_id);
   });
@@ -267,10 +269,10 @@ export async function acceptLink(
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
   const { hash, salt } = await hashPassword(password);
   const now = deps.clock.now();
-  const used = await deps.store.transact((tx) => {
-    if (!tx.dashboard.useLink(tokenHash(token), now)) return false;
-    tx.dashboard.setPassword(user.id, hash, salt);
-    tx.dashboard.revokeUserSessions(user.id, now);
+  const used = await deps.store.transact(async (tx) => {
+    if (!(await tx.dashboard.useLink(tokenHash(token), now))) return false;
+    await tx.dashboard.setPassword(user.id, hash, salt);
+    await tx.dashboard.revokeUserSessions(user.id, now);
     return true;
   });
   if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
@@ -302,12 +304,12 @@ export async function inviteUser(
 }
 
 export async function listUsers(deps: Deps, accountId: string): Promise<DashboardUserRow[]> {
-  return deps.store.read((tx) => tx.dashboard.usersOfAccount(accountId));
+  return deps.store.read(async (tx) => tx.dashboard.usersOfAccount(accountId));
 }
 
 /** The API caller a dashboard user acts as in one mode: same account, same rules as a key. */
 export async function callerFor(deps: Deps, signedIn: SignedIn, mode: 'test' | 'live'): Promise<Caller> {
-  const wallet = await deps.store.read((tx) => tx.accounts.wallet(signedIn.account.id, mode));
+  const wallet = await deps.store.read(async (tx) => tx.accounts.wallet(signedIn.account.id, mode));
   if (!wallet) throw new Error(`account ${signedIn.account.id} has no ${mode} wallet`);
   return {
     accountId: signedIn.account.id,

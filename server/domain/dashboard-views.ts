@@ -17,12 +17,12 @@ export interface DailyVolume {
 export async function overview(deps: Deps, caller: Caller, days = 30) {
   const now = deps.clock.now();
   const from = Math.floor(now / dayMs) * dayMs - (days - 1) * dayMs;
-  return deps.store.read((tx) => {
-    const balances = tx.ledger.balances(caller.walletId);
+  return deps.store.read(async (tx) => {
+    const balances = await tx.ledger.balances(caller.walletId);
     if (!balances.some((b) => b.currency === caller.defaultCurrency)) {
       balances.unshift({ currency: caller.defaultCurrency, available: 0 });
     }
-    const rows = tx.dashboard.dailyVolumes(caller.accountId, caller.mode, from);
+    const rows = await tx.dashboard.dailyVolumes(caller.accountId, caller.mode, from);
     const currencies = new Set([caller.defaultCurrency, ...rows.map((r) => r.currency)]);
     const volumes = new Map<string, DailyVolume[]>();
     for (const currency of currencies) {
@@ -39,9 +39,9 @@ export async function overview(deps: Deps, caller: Caller, days = 30) {
       now,
       balances,
       volumes,
-      payments: tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 }).items,
-      payouts: tx.payouts.list(caller.accountId, caller.mode, [], { limit: 5 }).items,
-      failingEndpoints: tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),
+      payments: (await tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
+      payouts: (await tx.payouts.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
+      failingEndpoints: await tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),
     };
   });
 }
@@ -61,18 +61,26 @@ export async function movementTimeline(
   caller: Caller,
   sourceId: string,
 ): Promise<{ ledger: LedgerRow[]; events: TimelineEvent[] }> {
-  return deps.store.read((tx) => {
-    const ledger = tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
-    const events = tx.events
-      .listEvents(caller.accountId, caller.mode, [['transaction_id = ?', sourceId]], { limit: 100 })
-      .items.map((event) => ({
-        event,
-        deliveries: tx.dashboard.deliveriesOfEvent(event.id).map((delivery) => ({
+  return deps.store.read(async (tx) => {
+    const ledger = await tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
+    const page = await tx.events.listEvents(
+      caller.accountId,
+      caller.mode,
+      [['transaction_id = ?', sourceId]],
+      { limit: 100 },
+    );
+    const events: TimelineEvent[] = [];
+    for (const event of page.items) {
+      const deliveries: TimelineEvent['deliveries'] = [];
+      for (const delivery of await tx.dashboard.deliveriesOfEvent(event.id)) {
+        deliveries.push({
           delivery,
-          endpoint: tx.events.endpointById(delivery.endpoint_id),
-          attempts: tx.dashboard.attempts(delivery.id),
-        })),
-      }));
+          endpoint: await tx.events.endpointById(delivery.endpoint_id),
+          attempts: await tx.dashboard.attempts(delivery.id),
+        });
+      }
+      events.push({ event, deliveries });
+    }
     return { ledger, events };
   });
 }
@@ -84,15 +92,16 @@ export async function endpointDeliveries(
   endpointId: string,
   page: { limit: number; cursor?: string | undefined },
 ) {
-  return deps.store.read((tx) => {
-    const result = tx.dashboard.deliveriesOfEndpoint(endpointId, page);
-    return {
-      ...result,
-      items: result.items.map((delivery) => ({
+  return deps.store.read(async (tx) => {
+    const result = await tx.dashboard.deliveriesOfEndpoint(endpointId, page);
+    const items = [];
+    for (const delivery of result.items) {
+      items.push({
         delivery,
-        event: tx.events.getEvent(caller.accountId, caller.mode, delivery.event_id),
-        attempts: tx.dashboard.attempts(delivery.id),
-      })),
-    };
+        event: await tx.events.getEvent(caller.accountId, caller.mode, delivery.event_id),
+        attempts: await tx.dashboard.attempts(delivery.id),
+      });
+    }
+    return { ...result, items };
   });
 }

@@ -22,14 +22,14 @@ export interface TransactionOutcome {
  * that subscribes to it (the outbox): the event exists if and only if the change it announces
  * was committed.
  */
-export function recordEvent(
+export async function recordEvent(
   tx: Tx,
   accountId: string,
   mode: Mode,
   name: EventName,
   data: TransactionOutcome,
   now: number,
-): Event {
+): Promise<Event> {
   const event = {
     id: newId('evt'),
     event: name,
@@ -37,7 +37,7 @@ export function recordEvent(
     timestamp: iso(now),
     mode,
   } as Event;
-  tx.events.insertEvent({
+  await tx.events.insertEvent({
     id: event.id,
     account_id: accountId,
     mode,
@@ -46,9 +46,9 @@ export function recordEvent(
     payload: JSON.stringify(event),
     created_at: now,
   });
-  for (const endpoint of tx.events.enabledEndpoints(accountId, mode)) {
+  for (const endpoint of await tx.events.enabledEndpoints(accountId, mode)) {
     const subscribed = endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(name);
-    if (subscribed) tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
+    if (subscribed) await tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
   }
   return event;
 }

@@ -13,9 +13,9 @@ export interface Movement {
 }
 
 /** Adds money to a wallet: one ledger row; the balance follows it (database trigger). */
-export function credit(tx: Tx, m: Movement): void {
-  const before = tx.ledger.available(m.walletId, m.currency);
-  tx.ledger.append({
+export async function credit(tx: Tx, m: Movement): Promise<void> {
+  const before = await tx.ledger.available(m.walletId, m.currency);
+  await tx.ledger.append({
     id: newId('btx'),
     wallet_id: m.walletId,
     currency: m.currency,
@@ -32,10 +32,10 @@ export function credit(tx: Tx, m: Movement): void {
  * Takes money from a wallet if it holds enough; returns what was available when it does not.
  * Inside a write transaction the read and the write cannot be separated by another writer.
  */
-export function debit(tx: Tx, m: Movement): { ok: true } | { ok: false; available: number } {
-  const before = tx.ledger.available(m.walletId, m.currency);
+export async function debit(tx: Tx, m: Movement): Promise<{ ok: true } | { ok: false; available: number }> {
+  const before = await tx.ledger.available(m.walletId, m.currency);
   if (before < m.amount) return { ok: false, available: before };
-  tx.ledger.append({
+  await tx.ledger.append({
     id: newId('btx'),
     wallet_id: m.walletId,
     currency: m.currency,

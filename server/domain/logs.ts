@@ -24,5 +24,5 @@ export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, 
   }
   if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
   if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
-  return deps.store.read((tx) => tx.logs.list(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.logs.list(caller.accountId, caller.mode, conditions, page));
 }

@@ -9,9 +9,9 @@ import type { Deps } from './context.js';
 export async function operatorCallback(deps: Deps, operatorRef: string): Promise<boolean> {
   const now = deps.clock.now();
   return deps.store.transact(
-    (tx) =>
-      tx.payments.checkNow(operatorRef, now) ||
-      tx.topups.checkNow(operatorRef, now) ||
-      tx.payouts.checkNow(operatorRef, now),
+    async (tx) =>
+      (await tx.payments.checkNow(operatorRef, now)) ||
+      (await tx.topups.checkNow(operatorRef, now)) ||
+      (await tx.payouts.checkNow(operatorRef, now)),
   );
 }

@@ -18,7 +18,7 @@ export interface OperatorAsk {
 }
 
 /** Settles a request the operator refused outright; false when it was already final. */
-export type SettleRefused = (tx: Tx, failureCode: string, now: number) => boolean;
+export type SettleRefused = (tx: Tx, failureCode: string, now: number) => Promise<boolean>;
 
 /**
  * Sends a committed payment, top-up or payout to its operator (again, with the same reference,
@@ -42,7 +42,7 @@ export async function askOperator(
     ...(ask.paymentMethod ? { paymentMethod: ask.paymentMethod } : {}),
     operatorToken: ask.operatorToken ?? null,
     rememberToken: (token) =>
-      deps.store.transact((tx) => tx[ask.table].setOperatorToken(ask.transactionId, token)),
+      deps.store.transact(async (tx) => tx[ask.table].setOperatorToken(ask.transactionId, token)),
   };
   let outcome: SendOutcome;
   faultPoint('before_operator_call');
@@ -59,7 +59,7 @@ export async function askOperator(
   if (outcome.state === 'failed') {
     const failureCode = outcome.failureCode;
     try {
-      await deps.store.transact((tx) => settleRefused(tx, failureCode, deps.clock.now()));
+      await deps.store.transact(async (tx) => settleRefused(tx, failureCode, deps.clock.now()));
     } catch (err) {
       deps.logger.warn(
         { err, transaction_id: ask.transactionId, kind },

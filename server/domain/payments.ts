@@ -11,8 +11,8 @@ import { settlePayment } from './settlement.js';
 import { commit } from './transaction.js';
 
 /** A payment names an existing, active service of its own account and mode. */
-function requireActiveService(tx: Tx, caller: Caller, serviceId: string): void {
-  const service = tx.services.get(caller.accountId, caller.mode, serviceId);
+async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): Promise<void> {
+  const service = await tx.services.get(caller.accountId, caller.mode, serviceId);
   if (!service) {
     throw new ApiError(
       422,
@@ -70,8 +70,8 @@ export async function createDirectPayment(
   input: PaymentCreate,
   intent?: IdempotencyIntent<PaymentRow>,
 ): Promise<PaymentRow> {
-  const payment = await commit(deps, caller, intent, (tx, now) => {
-    requireActiveService(tx, caller, input.service_id);
+  const payment = await commit(deps, caller, intent, async (tx, now) => {
+    await requireActiveService(tx, caller, input.service_id);
     routeRequest(deps, caller.mode, input.customer_msisdn, input.payment_method, 'payment_method');
     const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
       ...basePayment(caller, now),
@@ -129,8 +129,8 @@ export async function initiateHostedPayment(
       'return_url',
     );
   }
-  return commit(deps, caller, intent, (tx, now) => {
-    requireActiveService(tx, caller, input.service_id);
+  return commit(deps, caller, intent, async (tx, now) => {
+    await requireActiveService(tx, caller, input.service_id);
     const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
       ...basePayment(caller, now),
       amount: input.amount,
@@ -151,7 +151,7 @@ export async function initiateHostedPayment(
 }
 
 export async function getPayment(deps: Deps, caller: Caller, id: string): Promise<PaymentRow> {
-  const row = await deps.store.read((tx) => tx.payments.get(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.payments.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('payment', id);
   return row;
 }
@@ -179,15 +179,15 @@ export async function listPayments(deps: Deps, caller: Caller, filters: PaymentF
   if (filters.status) conditions.push(['status = ?', filters.status]);
   if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
   if (filters.flow) conditions.push(['flow = ?', filters.flow]);
-  return deps.store.read((tx) => tx.payments.list(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.payments.list(caller.accountId, caller.mode, conditions, page));
 }
 
 /** What the hosted checkout page needs to show, found by the link's token. */
 export async function findCheckout(deps: Deps, token: string) {
-  return deps.store.read((tx) => {
-    const payment = tx.payments.byCheckoutToken(token);
+  return deps.store.read(async (tx) => {
+    const payment = await tx.payments.byCheckoutToken(token);
     if (!payment) return undefined;
-    const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
     return { payment, serviceName: service?.name ?? '', serviceActive: service?.status === 'active' };
   });
 }
@@ -211,16 +211,16 @@ export async function payCheckout(
   input: { msisdn: string; paymentMethod: 'mtn_momo' | 'orange_money' },
 ): Promise<CheckoutResult> {
   const now = deps.clock.now();
-  const result = await deps.store.transact((tx): CheckoutResult => {
-    const payment = tx.payments.byCheckoutToken(token);
+  const result = await deps.store.transact(async (tx): Promise<CheckoutResult> => {
+    const payment = await tx.payments.byCheckoutToken(token);
     if (!payment) return { ok: false, reason: 'not_found' };
     if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
     if (payment.expires_at <= now) return { ok: false, reason: 'expired', payment };
     if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
-    const service = tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
     if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
-    tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
-    return { ok: true, payment: tx.payments.byId(payment.id) as PaymentRow };
+    await tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
+    return { ok: true, payment: (await tx.payments.byId(payment.id)) as PaymentRow };
   });
   if (result.ok) await askOperatorToCollect(deps, result.payment);
   return result;

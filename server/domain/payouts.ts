@@ -30,13 +30,13 @@ interface PayoutPlan {
 }
 
 /** Exactly one recipient; a withdrawal goes to a number; a wallet exists in this mode and is not ours. */
-function resolveRecipient(
+async function resolveRecipient(
   deps: Deps,
   tx: Tx,
   caller: Caller,
   item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type' | 'payment_method'>,
   prefix: string,
-): Recipient {
+): Promise<Recipient> {
   const hasMsisdn = item.recipient_msisdn !== undefined;
   const hasWallet = item.recipient_wallet_id !== undefined;
   if (hasMsisdn === hasWallet) {
@@ -79,7 +79,7 @@ function resolveRecipient(
     );
   }
   const walletId = item.recipient_wallet_id as string;
-  const wallet = tx.accounts.walletById(walletId);
+  const wallet = await tx.accounts.walletById(walletId);
   if (!wallet || wallet.mode !== caller.mode) {
     throw new ApiError(422, 'wallet_not_found', `No wallet ${walletId} exists in this mode.`, param);
   }
@@ -108,9 +108,15 @@ function insufficient(available: number, amount: number, currency: string): ApiE
  * another user's wallet is internal and completes at once; a payout to a number waits for the
  * operator.
  */
-function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now: number): PayoutRow {
+async function executePayout(
+  deps: Deps,
+  tx: Tx,
+  caller: Caller,
+  plan: PayoutPlan,
+  now: number,
+): Promise<PayoutRow> {
   const id = newId('po');
-  const debited = debit(tx, {
+  const debited = await debit(tx, {
     walletId: caller.walletId,
     currency: plan.currency,
     amount: plan.amount,
@@ -121,7 +127,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
   });
   if (!debited.ok) throw insufficient(debited.available, plan.amount, plan.currency);
   const internal = plan.recipient.wallet !== null;
-  const payout = tx.payouts.insert({
+  const payout = await tx.payouts.insert({
     id,
     account_id: caller.accountId,
     mode: caller.mode,
@@ -144,7 +150,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
     completed_at: internal ? now : null,
   });
   if (plan.recipient.wallet) {
-    credit(tx, {
+    await credit(tx, {
       walletId: plan.recipient.wallet.id,
       currency: plan.currency,
       amount: plan.amount,
@@ -153,7 +159,7 @@ function executePayout(deps: Deps, tx: Tx, caller: Caller, plan: PayoutPlan, now
       description: `Transfer from ${caller.walletId}`,
       now,
     });
-    recordEvent(
+    await recordEvent(
       tx,
       caller.accountId,
       caller.mode,
@@ -202,7 +208,7 @@ export async function createPayout(
   input: PayoutCreate,
   intent?: IdempotencyIntent<PayoutRow>,
 ): Promise<PayoutRow> {
-  const payout = await commit(deps, caller, intent, (tx, now) =>
+  const payout = await commit(deps, caller, intent, async (tx, now) =>
     executePayout(
       deps,
       tx,
@@ -211,7 +217,7 @@ export async function createPayout(
         amount: input.amount,
         currency: input.currency ?? caller.defaultCurrency,
         payoutType: input.payout_type,
-        recipient: resolveRecipient(deps, tx, caller, input, ''),
+        recipient: await resolveRecipient(deps, tx, caller, input, ''),
         reference: input.reference ?? null,
         paymentId: null,
         bulkId: null,
@@ -246,21 +252,25 @@ export async function createBulkPayout(
     );
   }
   const currency = input.currency ?? caller.defaultCurrency;
-  const bulk = await commit(deps, caller, intent, (tx, now) => {
+  const bulk = await commit(deps, caller, intent, async (tx, now) => {
     const bulkId = newId('bulk');
-    const plans: PayoutPlan[] = input.items.map((item, index) => ({
-      amount: item.amount,
-      currency,
-      payoutType: item.payout_type,
-      recipient: resolveRecipient(deps, tx, caller, item, `items[${index}].`),
-      reference: item.reference ?? null,
-      paymentId: null,
-      bulkId,
-    }));
+    const plans: PayoutPlan[] = [];
+    for (const [index, item] of input.items.entries()) {
+      plans.push({
+        amount: item.amount,
+        currency,
+        payoutType: item.payout_type,
+        recipient: await resolveRecipient(deps, tx, caller, item, `items[${index}].`),
+        reference: item.reference ?? null,
+        paymentId: null,
+        bulkId,
+      });
+    }
     const totalAmount = plans.reduce((sum, plan) => sum + plan.amount, 0);
-    const available = tx.ledger.available(caller.walletId, currency);
+    const available = await tx.ledger.available(caller.walletId, currency);
     if (available < totalAmount) throw insufficient(available, totalAmount, currency);
-    const payouts = plans.map((plan) => executePayout(deps, tx, caller, plan, now));
+    const payouts: PayoutRow[] = [];
+    for (const plan of plans) payouts.push(await executePayout(deps, tx, caller, plan, now));
     return { bulkId, currency, totalAmount, payouts };
   });
   await askOperatorToTransfer(deps, bulk.payouts);
@@ -274,8 +284,8 @@ export async function createRefund(
   input: RefundCreate,
   intent?: IdempotencyIntent<PayoutRow>,
 ): Promise<PayoutRow> {
-  const refund = await commit(deps, caller, intent, (tx, now) => {
-    const payment = tx.payments.get(caller.accountId, caller.mode, input.payment_id);
+  const refund = await commit(deps, caller, intent, async (tx, now) => {
+    const payment = await tx.payments.get(caller.accountId, caller.mode, input.payment_id);
     if (!payment) throw notFound('payment', input.payment_id);
     if (payment.status !== 'success' || !payment.customer_msisdn) {
       throw new ApiError(
@@ -295,7 +305,7 @@ export async function createRefund(
         'amount',
       );
     }
-    const payout = executePayout(
+    const payout = await executePayout(
       deps,
       tx,
       caller,
@@ -310,7 +320,7 @@ export async function createRefund(
       },
       now,
     );
-    tx.payments.addRefunded(payment.id, amount, now);
+    await tx.payments.addRefunded(payment.id, amount, now);
     return payout;
   });
   await askOperatorToTransfer(deps, [refund]);
@@ -318,7 +328,7 @@ export async function createRefund(
 }
 
 export async function getPayout(deps: Deps, caller: Caller, id: string): Promise<PayoutRow> {
-  const row = await deps.store.read((tx) => tx.payouts.get(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.payouts.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('payout', id);
   return row;
 }
@@ -338,5 +348,5 @@ export async function listPayouts(deps: Deps, caller: Caller, filters: PayoutFil
   if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
   if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
   if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
-  return deps.store.read((tx) => tx.payouts.list(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.payouts.list(caller.accountId, caller.mode, conditions, page));
 }

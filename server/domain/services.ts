@@ -12,7 +12,7 @@ export async function createService(
   input: ServiceCreate,
   intent?: IdempotencyIntent<ServiceRow>,
 ): Promise<ServiceRow> {
-  return commit(deps, caller, intent, (tx, now) => {
+  return commit(deps, caller, intent, async (tx, now) => {
     const row: Omit<ServiceRow, 'seq'> = {
       id: newId('svc'),
       account_id: caller.accountId,
@@ -30,7 +30,7 @@ export async function createService(
 }
 
 export async function getService(deps: Deps, caller: Caller, id: string): Promise<ServiceRow> {
-  const row = await deps.store.read((tx) => tx.services.get(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.services.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('service', id);
   return row;
 }
@@ -42,7 +42,7 @@ export async function listServices(
   page: PageRequest,
 ) {
   const conditions: Condition[] = [filters.status ? ['status = ?', filters.status] : ["status <> 'deleted'"]];
-  return deps.store.read((tx) => tx.services.list(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.services.list(caller.accountId, caller.mode, conditions, page));
 }
 
 /** Changes the given fields; a deleted service can no longer change. */
@@ -52,8 +52,8 @@ export async function updateService(
   id: string,
   changes: ServiceUpdate,
 ): Promise<ServiceRow> {
-  return commit(deps, caller, undefined, (tx, now) => {
-    const row = tx.services.get(caller.accountId, caller.mode, id);
+  return commit(deps, caller, undefined, async (tx, now) => {
+    const row = await tx.services.get(caller.accountId, caller.mode, id);
     if (!row) throw notFound('service', id);
     if (row.status === 'deleted') {
       throw new ApiError(409, 'service_deleted', `The service ${id} is deleted and can no longer change.`);
@@ -66,19 +66,19 @@ export async function updateService(
       status: changes.status ?? row.status,
       updated_at: now,
     };
-    tx.services.update(updated);
+    await tx.services.update(updated);
     return updated;
   });
 }
 
 /** Deletes a service: it keeps its history and stays readable; deleting again changes nothing. */
 export async function deleteService(deps: Deps, caller: Caller, id: string): Promise<ServiceRow> {
-  return commit(deps, caller, undefined, (tx, now) => {
-    const row = tx.services.get(caller.accountId, caller.mode, id);
+  return commit(deps, caller, undefined, async (tx, now) => {
+    const row = await tx.services.get(caller.accountId, caller.mode, id);
     if (!row) throw notFound('service', id);
     if (row.status === 'deleted') return row;
     const deleted: ServiceRow = { ...row, status: 'deleted', updated_at: now, deleted_at: now };
-    tx.services.update(deleted);
+    await tx.services.update(deleted);
     return deleted;
   });
 }

@@ -15,8 +15,8 @@ import { askOperator, type OperatorAsk } from './operator-requests.js';
  */
 export type Final = { status: 'success' } | { status: 'failed'; failureCode: string } | { status: 'expired' };
 
-function walletOf(tx: Tx, accountId: string, mode: Mode): string {
-  const wallet = tx.accounts.wallet(accountId, mode);
+async function walletOf(tx: Tx, accountId: string, mode: Mode): Promise<string> {
+  const wallet = await tx.accounts.wallet(accountId, mode);
   if (!wallet) throw new Error(`account ${accountId} has no ${mode} wallet`);
   return wallet.id;
 }
@@ -38,20 +38,20 @@ function outcome(
 }
 
 /** A payment or top-up reaching its final state: success credits the balance; every end is an event. */
-function settleCollection(
+async function settleCollection(
   tx: Tx,
   kind: 'payment' | 'topup',
   row: PaymentRow | TopupRow,
   payer: string | null,
   final: Final,
   now: number,
-): boolean {
+): Promise<boolean> {
   const failureCode = final.status === 'failed' ? final.failureCode : null;
   const table = kind === 'payment' ? tx.payments : tx.topups;
-  if (!table.finish(row.id, final.status, failureCode, now)) return false;
+  if (!(await table.finish(row.id, final.status, failureCode, now))) return false;
   if (final.status === 'success') {
-    credit(tx, {
-      walletId: walletOf(tx, row.account_id, row.mode),
+    await credit(tx, {
+      walletId: await walletOf(tx, row.account_id, row.mode),
       currency: row.currency,
       amount: row.amount,
       type: kind,
@@ -62,27 +62,27 @@ function settleCollection(
   }
   const name = `${kind}.${final.status === 'success' ? 'completed' : final.status}` as EventName;
   const links = { service_id: kind === 'payment' ? (row as PaymentRow).service_id : null, payment_id: null };
-  recordEvent(tx, row.account_id, row.mode, name, outcome(row, final, links), now);
+  await recordEvent(tx, row.account_id, row.mode, name, outcome(row, final, links), now);
   return true;
 }
 
-export function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): boolean {
+export function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): Promise<boolean> {
   return settleCollection(tx, 'payment', payment, payment.customer_msisdn, final, now);
 }
 
-export function settleTopup(tx: Tx, topup: TopupRow, final: Final, now: number): boolean {
+export function settleTopup(tx: Tx, topup: TopupRow, final: Final, now: number): Promise<boolean> {
   return settleCollection(tx, 'topup', topup, topup.payer_msisdn, final, now);
 }
 
 /** A failed payout gives its amount back to the balance (and to its payment, for a refund). */
-export function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: number): boolean {
+export async function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: number): Promise<boolean> {
   const status = final.status === 'success' ? 'success' : 'failed';
   const failureCode =
     final.status === 'failed' ? final.failureCode : final.status === 'expired' ? 'operator_timeout' : null;
-  if (!tx.payouts.finish(payout.id, status, failureCode, now)) return false;
+  if (!(await tx.payouts.finish(payout.id, status, failureCode, now))) return false;
   if (status === 'failed') {
-    credit(tx, {
-      walletId: walletOf(tx, payout.account_id, payout.mode),
+    await credit(tx, {
+      walletId: await walletOf(tx, payout.account_id, payout.mode),
       currency: payout.currency,
       amount: payout.amount,
       type: 'payout_reversal',
@@ -90,22 +90,22 @@ export function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now: numbe
       description: `Reversal of failed ${payout.payout_type} ${payout.id}`,
       now,
     });
-    if (payout.payment_id) tx.payments.addRefunded(payout.payment_id, -payout.amount, now);
+    if (payout.payment_id) await tx.payments.addRefunded(payout.payment_id, -payout.amount, now);
   }
   const event = status === 'success' ? 'payout.completed' : 'payout.failed';
   // A refund names its payment and, through it, the payment's service.
-  const refunded = payout.payment_id ? tx.payments.byId(payout.payment_id) : undefined;
+  const refunded = payout.payment_id ? await tx.payments.byId(payout.payment_id) : undefined;
   const data = outcome(
     payout,
     status === 'success' ? final : { status: 'failed', failureCode: failureCode as string },
     { service_id: refunded?.service_id ?? null, payment_id: payout.payment_id },
   );
-  recordEvent(tx, payout.account_id, payout.mode, event, data, now);
+  await recordEvent(tx, payout.account_id, payout.mode, event, data, now);
   // A refund also gets its own event (docs/decisions/0016): refund.* is what to listen to;
   // payout.* for refunds stays so that existing subscribers keep receiving what they did.
   if (payout.payout_type === 'refund') {
     const refundEvent = status === 'success' ? 'refund.completed' : 'refund.failed';
-    recordEvent(tx, payout.account_id, payout.mode, refundEvent, data, now);
+    await recordEvent(tx, payout.account_id, payout.mode, refundEvent, data, now);
   }
   return true;
 }
@@ -140,12 +140,16 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   const { store, operators, config } = deps;
   const recheckAt = now + config.settlementPollMs;
 
-  const { payments, topups, payouts } = await store.read((tx) => {
+  const { payments, topups, payouts } = await store.read(async (tx) => {
     const byId = <T extends { id: string }>(rows: T[]) => [...new Map(rows.map((r) => [r.id, r])).values()];
+    const duePayments = await tx.payments.due(now, batchSize);
+    const expiredPayments = await tx.payments.expired(now, batchSize);
+    const dueTopups = await tx.topups.due(now, batchSize);
+    const expiredTopups = await tx.topups.expired(now, batchSize);
     return {
-      payments: byId([...tx.payments.due(now, batchSize), ...tx.payments.expired(now, batchSize)]),
-      topups: byId([...tx.topups.due(now, batchSize), ...tx.topups.expired(now, batchSize)]),
-      payouts: tx.payouts.due(now, batchSize),
+      payments: byId([...duePayments, ...expiredPayments]),
+      topups: byId([...dueTopups, ...expiredTopups]),
+      payouts: await tx.payouts.due(now, batchSize),
     };
   });
 
@@ -159,7 +163,7 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
     row: Pending & { mode: Mode },
     msisdn: string | null,
     initiatedAt: number,
-    apply: (tx: Tx, final: Final, now: number) => boolean,
+    apply: (tx: Tx, final: Final, now: number) => Promise<boolean>,
   ): Promise<Final | null> => {
     if (row.operator_ref && msisdn) {
       const status = await operators[row.mode].status(kind, {
@@ -238,9 +242,9 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
     await Promise.all(
       items.slice(start, start + operatorConcurrency).map(async (item) => {
         const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
-        const unit = store.transact((tx) => {
+        const unit = store.transact(async (tx) => {
           if (final) return item.apply(tx, final);
-          item.recheck(tx);
+          await item.recheck(tx);
           return false;
         });
         // Its failure is reported by Promise.all below; until then it must not count as unhandled

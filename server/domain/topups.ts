@@ -17,7 +17,7 @@ export async function createTopup(
   input: TopupCreate,
   intent?: IdempotencyIntent<TopupRow>,
 ): Promise<TopupRow> {
-  const topup = await commit(deps, caller, intent, (tx, now) => {
+  const topup = await commit(deps, caller, intent, async (tx, now) => {
     routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
     const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
       id: newId('tu'),
@@ -59,7 +59,7 @@ export async function createTopup(
 }
 
 export async function getTopup(deps: Deps, caller: Caller, id: string): Promise<TopupRow> {
-  const row = await deps.store.read((tx) => tx.topups.get(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.topups.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('top-up', id);
   return row;
 }
@@ -72,5 +72,5 @@ export async function listTopups(
 ) {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
-  return deps.store.read((tx) => tx.topups.list(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.topups.list(caller.accountId, caller.mode, conditions, page));
 }

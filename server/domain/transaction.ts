@@ -18,7 +18,7 @@ export function idempotencyPurger(deps: Deps): () => Promise<number> {
     const now = deps.clock.now();
     if (now - lastPurge < 3_600_000) return 0;
     lastPurge = now;
-    return deps.store.transact((tx) => tx.idempotency.purge(now - idempotencyWindowMs));
+    return deps.store.transact(async (tx) => tx.idempotency.purge(now - idempotencyWindowMs));
   };
 }
 
@@ -41,13 +41,13 @@ export async function commit<T>(
   deps: Deps,
   caller: Caller,
   intent: IdempotencyIntent<T> | undefined,
-  work: (tx: Tx, now: number) => T,
+  work: (tx: Tx, now: number) => Promise<T>,
 ): Promise<T> {
   const now = deps.clock.now();
-  return deps.store.transact((tx) => {
-    const result = work(tx, now);
+  return deps.store.transact(async (tx) => {
+    const result = await work(tx, now);
     if (intent) {
-      const saved = tx.idempotency.save(
+      const saved = await tx.idempotency.save(
         caller.accountId,
         caller.mode,
         intent.key,

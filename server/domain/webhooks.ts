@@ -31,10 +31,10 @@ export async function createWebhookEndpoint(
   intent?: IdempotencyIntent<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   await requireAllowedUrl(deps, caller, input.url);
-  return commit(deps, caller, intent, (tx, now) => {
+  return commit(deps, caller, intent, async (tx, now) => {
     // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
     const max = deps.config.webhookMaxEndpointsPerAccount;
-    if (tx.events.countEndpoints(caller.accountId, caller.mode) >= max) {
+    if ((await tx.events.countEndpoints(caller.accountId, caller.mode)) >= max) {
       throw new ApiError(
         409,
         'too_many_webhook_endpoints',
@@ -42,7 +42,7 @@ export async function createWebhookEndpoint(
       );
     }
     const id = newId('we');
-    tx.events.insertEndpoint({
+    await tx.events.insertEndpoint({
       id,
       account_id: caller.accountId,
       mode: caller.mode,
@@ -57,7 +57,7 @@ export async function createWebhookEndpoint(
       updated_at: now,
       deleted_at: null,
     });
-    return tx.events.endpointById(id) as WebhookEndpointRow;
+    return (await tx.events.endpointById(id)) as WebhookEndpointRow;
   });
 }
 
@@ -66,13 +66,13 @@ export async function getWebhookEndpoint(
   caller: Caller,
   id: string,
 ): Promise<WebhookEndpointRow> {
-  const row = await deps.store.read((tx) => tx.events.getEndpoint(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.events.getEndpoint(caller.accountId, caller.mode, id));
   if (!row) throw notFound('webhook endpoint', id);
   return row;
 }
 
 export async function listWebhookEndpoints(deps: Deps, caller: Caller, page: PageRequest) {
-  return deps.store.read((tx) => tx.events.listEndpoints(caller.accountId, caller.mode, page));
+  return deps.store.read(async (tx) => tx.events.listEndpoints(caller.accountId, caller.mode, page));
 }
 
 export async function updateWebhookEndpoint(
@@ -82,8 +82,8 @@ export async function updateWebhookEndpoint(
   changes: WebhookEndpointUpdate,
 ): Promise<WebhookEndpointRow> {
   if (changes.url !== undefined) await requireAllowedUrl(deps, caller, changes.url);
-  return commit(deps, caller, undefined, (tx, now) => {
-    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+  return commit(deps, caller, undefined, async (tx, now) => {
+    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
     if (!row) throw notFound('webhook endpoint', id);
     const updated: WebhookEndpointRow = {
       ...row,
@@ -93,18 +93,18 @@ export async function updateWebhookEndpoint(
       status: changes.status ?? row.status,
       updated_at: now,
     };
-    tx.events.updateEndpoint(updated);
+    await tx.events.updateEndpoint(updated);
     return updated;
   });
 }
 
 /** Deletes an endpoint and cancels what was still queued for it. */
 export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: string): Promise<void> {
-  await commit(deps, caller, undefined, (tx, now) => {
-    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+  await commit(deps, caller, undefined, async (tx, now) => {
+    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
     if (!row) throw notFound('webhook endpoint', id);
-    tx.events.updateEndpoint({ ...row, deleted_at: now, updated_at: now });
-    tx.events.cancelDeliveries(id);
+    await tx.events.updateEndpoint({ ...row, deleted_at: now, updated_at: now });
+    await tx.events.cancelDeliveries(id);
   });
 }
 
@@ -121,8 +121,8 @@ export async function rotateWebhookEndpointSecret(
   intent?: IdempotencyIntent<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   const overlapMs = (options.overlap_seconds ?? 0) * 1000;
-  return commit(deps, caller, intent, (tx, now) => {
-    const row = tx.events.getEndpoint(caller.accountId, caller.mode, id);
+  return commit(deps, caller, intent, async (tx, now) => {
+    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
     if (!row) throw notFound('webhook endpoint', id);
     const updated = {
       ...row,
@@ -131,7 +131,7 @@ export async function rotateWebhookEndpointSecret(
       previous_secret_expires_at: overlapMs > 0 ? now + overlapMs : null,
       updated_at: now,
     };
-    tx.events.updateEndpoint(updated);
+    await tx.events.updateEndpoint(updated);
     return updated;
   });
 }
@@ -150,18 +150,18 @@ export async function listEvents(
   const conditions: Condition[] = timeConditions(filters);
   if (filters.event) conditions.push(['event = ?', filters.event]);
   if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
-  return deps.store.read((tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
 }
 
 export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {
-  const row = await deps.store.read((tx) => tx.events.getEvent(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.events.getEvent(caller.accountId, caller.mode, id));
   if (!row) throw notFound('event', id);
   return row;
 }
 
 export async function listEventDeliveries(deps: Deps, caller: Caller, eventId: string, page: PageRequest) {
-  return deps.store.read((tx) => {
-    if (!tx.events.getEvent(caller.accountId, caller.mode, eventId)) throw notFound('event', eventId);
+  return deps.store.read(async (tx) => {
+    if (!(await tx.events.getEvent(caller.accountId, caller.mode, eventId))) throw notFound('event', eventId);
     return tx.events.listDeliveries(eventId, page);
   });
 }
@@ -174,26 +174,25 @@ export async function resendEvent(
   endpointId: string | undefined,
   intent?: IdempotencyIntent<DeliveryRow[]>,
 ): Promise<DeliveryRow[]> {
-  return commit(deps, caller, intent, (tx, now) => {
-    const event = tx.events.getEvent(caller.accountId, caller.mode, eventId);
+  return commit(deps, caller, intent, async (tx, now) => {
+    const event = await tx.events.getEvent(caller.accountId, caller.mode, eventId);
     if (!event) throw notFound('event', eventId);
     let endpoints: WebhookEndpointRow[];
     if (endpointId !== undefined) {
-      const endpoint = tx.events.getEndpoint(caller.accountId, caller.mode, endpointId);
+      const endpoint = await tx.events.getEndpoint(caller.accountId, caller.mode, endpointId);
       if (!endpoint) throw notFound('webhook endpoint', endpointId);
       endpoints = [endpoint];
     } else {
-      endpoints = tx.events
-        .enabledEndpoints(caller.accountId, caller.mode)
-        .filter(
-          (e) =>
-            e.events === null || (JSON.parse(e.events) as EventName[]).includes(event.event as EventName),
-        );
+      endpoints = (await tx.events.enabledEndpoints(caller.accountId, caller.mode)).filter(
+        (e) => e.events === null || (JSON.parse(e.events) as EventName[]).includes(event.event as EventName),
+      );
     }
-    return endpoints.map((endpoint) => {
+    const deliveries: DeliveryRow[] = [];
+    for (const endpoint of endpoints) {
       const id = newId('whd');
-      tx.events.insertDelivery(id, event.id, endpoint.id, now, now);
-      return tx.events.delivery(id) as DeliveryRow;
-    });
+      await tx.events.insertDelivery(id, event.id, endpoint.id, now, now);
+      deliveries.push((await tx.events.delivery(id)) as DeliveryRow);
+    }
+    return deliveries;
   });
 }

@@ -37,14 +37,16 @@ export function createCallLog(options: {
     const rows = buffer;
     buffer = [];
     try {
-      await store.transact((tx) => {
-        tx.logs.insertMany(rows);
+      // The work may run again (a PostgreSQL serialization retry): it only says when it purged,
+      // and the time of the last purge is remembered once it committed.
+      const purgedAt = await store.transact(async (tx) => {
+        await tx.logs.insertMany(rows);
         const now = clock.now();
-        if (now - lastPurge > 3_600_000) {
-          tx.logs.purge(now - options.retentionDays * 86_400_000);
-          lastPurge = now;
-        }
+        if (now - lastPurge <= 3_600_000) return undefined;
+        await tx.logs.purge(now - options.retentionDays * 86_400_000);
+        return now;
       });
+      if (purgedAt !== undefined) lastPurge = purgedAt;
     } catch (err) {
       logger.error({ err, dropped: rows.length }, 'could not write call logs');
     }

@@ -40,7 +40,7 @@ export async function replayStored(
   const intent = req.context.idempotency;
   if (!intent) return false;
   const now = deps.clock.now();
-  const stored = await deps.store.read((tx) =>
+  const stored = await deps.store.read(async (tx) =>
     tx.idempotency.find(caller.accountId, caller.mode, intent.key, now - idempotencyWindowMs),
   );
   if (!stored) return false;

@@ -1,6 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import { ApiError } from '../domain/errors.js';
-import type { Db } from './database.js';
+import type { SqlConnection, SqlStatement } from './sql.js';
 
 /** A page of a list, newest first, as every list operation answers it. */
 export interface Page<T> {
@@ -34,13 +33,13 @@ export function decodeCursor(cursor: string): number {
  * Keyset pagination: `seq < cursor ORDER BY seq DESC LIMIT limit + 1`, so the cost of a page
  * does not grow with the table or with how deep the client pages.
  */
-export function createPager(db: Db) {
-  const statements = new Map<string, Statement<unknown[]>>();
-  return function page<Row extends { seq: number }>(
+export function createPager(connection: SqlConnection) {
+  const statements = new Map<string, SqlStatement>();
+  return async function page<Row extends { seq: number }>(
     table: string,
     conditions: Condition[],
     request: PageRequest,
-  ): Page<Row> {
+  ): Promise<Page<Row>> {
     const where = conditions.map(([sql]) => sql);
     const values: Array<string | number> = conditions.flatMap(([, ...value]) => value);
     if (request.cursor !== undefined) {
@@ -50,10 +49,10 @@ export function createPager(db: Db) {
     const sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
     let statement = statements.get(sql);
     if (!statement) {
-      statement = db.prepare(sql);
+      statement = connection.prepare(sql);
       statements.set(sql, statement);
     }
-    const rows = statement.all(...values, request.limit + 1) as Row[];
+    const rows = (await statement.all(...values, request.limit + 1)) as Row[];
     const has_more = rows.length > request.limit;
     const items = has_more ? rows.slice(0, request.limit) : rows;
     const last = items[items.length - 1];

@@ -120,13 +120,13 @@ export function startWebhookWorker(
    * costs nothing to skip.
    */
   const claim = (): Promise<Claimed[]> =>
-    store.transact((tx) => {
+    store.transact(async (tx) => {
       const now = clock.now();
       const s = slots.clone();
       const picked: Claimed[] = [];
       for (const mode of ['live', 'test'] as const) {
         if (room(s, mode) <= 0) continue;
-        const due = tx.events.dueEndpoints({
+        const due = await tx.events.dueEndpoints({
           now,
           mode,
           busyEndpoints: [...s.byEndpoint].filter(([id, n]) => n >= capOf(s, id)).map(([id]) => id),
@@ -134,12 +134,19 @@ export function startWebhookWorker(
             .filter(([key, n]) => key.endsWith(`:${mode}`) && n >= accountCap)
             .map(([key]) => key.slice(0, -mode.length - 1)),
         });
-        pickFairly(due, s, mode, now, picked, tx);
+        await pickFairly(due, s, mode, now, picked, tx);
       }
       return picked;
     });
 
-  const pickFairly = (due: DueEndpoint[], s: Slots, mode: Mode, now: number, picked: Claimed[], tx: Tx) => {
+  const pickFairly = async (
+    due: DueEndpoint[],
+    s: Slots,
+    mode: Mode,
+    now: number,
+    picked: Claimed[],
+    tx: Tx,
+  ): Promise<void> => {
     const accounts = new Map<string, { endpoints: DueEndpoint[]; turn: number }>();
     for (const endpoint of due) {
       if (endpoint.consecutive_failures >= config.webhookCircuitFailures)
@@ -149,11 +156,11 @@ export function startWebhookWorker(
       else accounts.set(endpoint.account_id, { endpoints: [endpoint], turn: 0 });
     }
     const buffers = new Map<string, string[]>();
-    const nextOf = (endpointId: string): string | undefined => {
+    const nextOf = async (endpointId: string): Promise<string | undefined> => {
       let buffer = buffers.get(endpointId);
       if (!buffer) {
         const free = capOf(s, endpointId) - (s.byEndpoint.get(endpointId) ?? 0);
-        buffer = tx.events.dueDeliveriesOf({
+        buffer = await tx.events.dueDeliveriesOf({
           endpointId,
           now,
           limit: free,
@@ -174,7 +181,7 @@ export function startWebhookWorker(
           const endpoint = entry.endpoints[index] as DueEndpoint;
           const id =
             (s.byEndpoint.get(endpoint.endpoint_id) ?? 0) < capOf(s, endpoint.endpoint_id)
-              ? nextOf(endpoint.endpoint_id)
+              ? await nextOf(endpoint.endpoint_id)
               : undefined;
           if (id === undefined) {
             entry.endpoints.splice(index, 1);
@@ -182,13 +189,13 @@ export function startWebhookWorker(
           }
           entry.turn = index + 1;
           const lease = now + leaseMs;
-          if (!tx.events.lockDelivery(id, now, lease)) continue;
+          if (!(await tx.events.lockDelivery(id, now, lease))) continue;
           s.add(id, mode, accountKey, endpoint.endpoint_id, 1);
-          const delivery = tx.events.delivery(id) as DeliveryRow;
+          const delivery = (await tx.events.delivery(id)) as DeliveryRow;
           picked.push({
             delivery,
-            event: tx.events.eventById(delivery.event_id),
-            endpoint: tx.events.endpointById(endpoint.endpoint_id),
+            event: await tx.events.eventById(delivery.event_id),
+            endpoint: await tx.events.endpointById(endpoint.endpoint_id),
             lease,
             accountKey,
             mode,
@@ -258,8 +265,8 @@ export function startWebhookWorker(
         );
       }
     }
-    await store.transact((tx) => {
-      tx.events.recordAttempt({
+    await store.transact(async (tx) => {
+      await tx.events.recordAttempt({
         id: delivery.id,
         lease: claimed.lease,
         status: result.ok ? 'succeeded' : giveUp ? 'failed' : 'pending',
@@ -273,24 +280,24 @@ export function startWebhookWorker(
         duration_ms: result.durationMs,
       });
       if (!endpoint || result.gone) return;
-      const current = tx.events.endpointById(endpoint.id);
+      const current = await tx.events.endpointById(endpoint.id);
       if (!current) return;
       if (result.ok) {
         if (current.consecutive_failures !== 0 || current.paused_until !== null) {
-          tx.events.setEndpointHealth(endpoint.id, 0, null);
+          await tx.events.setEndpointHealth(endpoint.id, 0, null);
         }
         return;
       }
       // A paused endpoint's backlog is not attempted, so it would outlive the retry period:
       // what is past it is given up with each failure.
-      tx.events.expireDeliveries(endpoint.id, attemptedAt - config.webhookMaxAgeMs, attemptedAt);
+      await tx.events.expireDeliveries(endpoint.id, attemptedAt - config.webhookMaxAgeMs, attemptedAt);
       const failures = current.consecutive_failures + 1;
       const over = failures - config.webhookCircuitFailures;
       const pausedUntil =
         over >= 0
           ? attemptedAt + Math.min(maxPauseMs, config.webhookCircuitCooldownMs * 2 ** Math.min(over, 30))
           : current.paused_until;
-      tx.events.setEndpointHealth(endpoint.id, failures, pausedUntil);
+      await tx.events.setEndpointHealth(endpoint.id, failures, pausedUntil);
     });
     if (result.ok) succeeded++;
   };

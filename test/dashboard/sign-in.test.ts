@@ -71,7 +71,7 @@ describe('dashboard sign-in', () => {
     }
     const locked = await httpSignIn(server, email, password);
     expect(locked.status).toBe(429);
-    const failures = await server.service.deps.store.read((tx) =>
+    const failures = await server.service.deps.store.read(async (tx) =>
       tx.dashboard.recentFailures(email, '127.0.0.1', server.clock.now() - 60_000),
     );
     expect(failures.email).toBe(maxFailuresPerEmail + 1);

@@ -159,7 +159,7 @@ export async function operatorRefOf(
   table: 'payments' | 'topups' | 'payouts',
   id: string,
 ): Promise<{ ref: string; token: string | null }> {
-  const row = await server.service.deps.store.read((tx) =>
+  const row = await server.service.deps.store.read(async (tx) =>
     tx[table].get(server.account.accountId, 'live', id),
   );
   if (!row?.operator_ref) throw new Error(`${table} ${id} has no operator reference`);

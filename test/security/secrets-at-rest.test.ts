@@ -88,7 +88,7 @@ describe('a copy of the database holds no usable secret', () => {
   });
 
   it('still holds none after a checkpoint has moved the WAL into the file', async () => {
-    server.service.deps.store.checkpoint();
+    await server.service.deps.store.checkpoint();
     const bytes = databaseBytes(server.dbPath);
     for (const secret of revealed) expect(bytes).not.toContain(secret.slice(-32));
   });
@@ -103,7 +103,7 @@ describe('a copy of the database holds no usable secret', () => {
 
   it('deliveries are still signed with the secret the integrator was shown', async () => {
     // The endpoint was rotated; the secret shown by the rotation is the one the worker reads back.
-    const endpoints = await server.service.deps.store.read((tx) =>
+    const endpoints = await server.service.deps.store.read(async (tx) =>
       tx.events.listEndpoints(server.account.accountId, 'test', { limit: 10 }),
     );
     expect(endpoints.items.map((e) => e.secret)).toContain(revealed[3]);
@@ -190,7 +190,7 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
       expect(again.text).not.toContain(first.secret);
       expect(again.text).not.toContain(first.secret.slice(-32));
       // And nothing was done twice: the replay created nothing.
-      const rows = await server.service.deps.store.read((tx) =>
+      const rows = await server.service.deps.store.read(async (tx) =>
         tx.idempotency.find(server.account.accountId, 'test', key, 0),
       );
       expect(rows?.body).not.toContain(first.secret.slice(-32));
@@ -268,9 +268,9 @@ describe('upgrading a database written by an older version', () => {
     });
     try {
       expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
-      const row = await service.deps.store.read((tx) => tx.events.endpointById(id));
+      const row = await service.deps.store.read(async (tx) => tx.events.endpointById(id));
       expect(row?.secret).toBe(secret);
-      const stored = await service.deps.store.read((tx) =>
+      const stored = await service.deps.store.read(async (tx) =>
         tx.idempotency.find(server.account.accountId, 'test', 'old-version', 0),
       );
       expect(stored).toBeUndefined();

@@ -155,10 +155,11 @@ describe('no server-side request forgery by default', () => {
     const s = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     const r = await receiver();
     // Rows written before the rules existed: straight into the table.
-    const ids = await s.service.deps.store.transact((tx) =>
-      [r.url, r.url.replace(/^http:/, 'https:')].map((url, i) => {
+    const ids = await s.service.deps.store.transact(async (tx) => {
+      const inserted: string[] = [];
+      for (const [i, url] of [r.url, r.url.replace(/^http:/, 'https:')].entries()) {
         const id = `we_legacyLiveEndpoint00000${i}`;
-        tx.events.insertEndpoint({
+        await tx.events.insertEndpoint({
           id,
           account_id: s.account.accountId,
           mode: 'live',
@@ -173,9 +174,10 @@ describe('no server-side request forgery by default', () => {
           updated_at: s.clock.now(),
           deleted_at: null,
         });
-        return id;
-      }),
-    );
+        inserted.push(id);
+      }
+      return inserted;
+    });
     for (const id of ids) await queueEvents(s, id, 1, { mode: 'live' });
     await s.deliverWebhooks();
     expect(r.hits).toEqual([]);

@@ -101,7 +101,7 @@ export async function queueEvents(
 ): Promise<string[]> {
   const accountId = options.accountId ?? server.account.accountId;
   const mode = options.mode ?? 'test';
-  return server.service.deps.store.transact((tx) => {
+  return server.service.deps.store.transact(async (tx) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const now = server.clock.now();
@@ -121,7 +121,7 @@ export async function queueEvents(
           failure_code: null,
         },
       };
-      tx.events.insertEvent({
+      await tx.events.insertEvent({
         id,
         account_id: accountId,
         mode,
@@ -131,7 +131,7 @@ export async function queueEvents(
         created_at: now,
       });
       // Each one a millisecond older than the next, so "oldest first" is well defined.
-      tx.events.insertDelivery(newId('whd'), id, endpointId, now - count + i, now);
+      await tx.events.insertDelivery(newId('whd'), id, endpointId, now - count + i, now);
       ids.push(id);
     }
     return ids;

@@ -59,9 +59,11 @@ describe('parallel payouts against a balance that funds only some of them', () =
       description: 'overdraw attempt',
       created_at: server.clock.now(),
     };
-    await expect(store.transact((tx) => tx.ledger.append(row))).rejects.toThrow(/CHECK constraint failed/);
+    await expect(store.transact(async (tx) => tx.ledger.append(row))).rejects.toThrow(
+      /CHECK constraint failed/,
+    );
     await expect(
-      store.transact((tx) => tx.ledger.append({ ...row, amount: 5, balance_after: 999 })),
+      store.transact(async (tx) => tx.ledger.append({ ...row, amount: 5, balance_after: 999 })),
     ).rejects.toThrow(/does not continue the balance/);
     expect(await balanceOf(server)).toBe(0);
   });

@@ -85,10 +85,15 @@ describe('event data', () => {
     const refundId = refund.body.data.transaction_id as string;
     // The operator refuses it before the worker's next look.
     const { store } = server.service.deps;
-    await store.transact((tx) => {
-      const row = tx.payouts.get(server.account.accountId, 'test', refundId);
+    await store.transact(async (tx) => {
+      const row = await tx.payouts.get(server.account.accountId, 'test', refundId);
       if (!row) throw new Error('the refund is not stored');
-      settlePayout(tx, row, { status: 'failed', failureCode: 'recipient_rejected' }, server.clock.now());
+      await settlePayout(
+        tx,
+        row,
+        { status: 'failed', failureCode: 'recipient_rejected' },
+        server.clock.now(),
+      );
     });
     const events = await eventsOf(refundId);
     expect(events.map((e) => e.event).sort()).toEqual(['payout.failed', 'refund.failed']);

@@ -148,9 +148,9 @@ beforeAll(async () => {
   // never come in through the API. The live top-ups are completed here as a connected operator
   // would report them, with the settlement code's own transition, so live payouts can exist.
   for (const p of [party('A live'), party('B live')]) {
-    await server.service.deps.store.transact((tx) => {
-      const row = tx.topups.get(p.accountId, 'live', p.ids.tu as string);
-      if (!row || !settleTopup(tx, row, { status: 'success' }, server.clock.now())) {
+    await server.service.deps.store.transact(async (tx) => {
+      const row = await tx.topups.get(p.accountId, 'live', p.ids.tu as string);
+      if (!row || !(await settleTopup(tx, row, { status: 'success' }, server.clock.now()))) {
         throw new Error(`could not complete the live top-up ${p.ids.tu}`);
       }
     });

@@ -287,8 +287,8 @@ describe('POST /refunds', () => {
     expect(refund.status).toBe(202);
     expect(await balanceOf(server)).toBe(before - 1000);
     const { store } = server.service.deps;
-    const applied = await store.transact((tx) => {
-      const row = tx.payouts.get(server.account.accountId, 'test', refund.body.data.transaction_id);
+    const applied = await store.transact(async (tx) => {
+      const row = await tx.payouts.get(server.account.accountId, 'test', refund.body.data.transaction_id);
       if (!row) throw new Error('refund row missing');
       return settlePayout(tx, row, { status: 'failed', failureCode: 'operator_error' }, server.clock.now());
     });

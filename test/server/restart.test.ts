@@ -32,13 +32,13 @@ describe('settlement after a restart', () => {
     });
     try {
       expect(await again.settlement.runOnce()).toBe(2);
-      const payment = await again.deps.store.read((tx) => tx.payments.byId(paymentId));
+      const payment = await again.deps.store.read(async (tx) => tx.payments.byId(paymentId));
       expect(payment?.status).toBe('success');
-      const payoutRow = await again.deps.store.read((tx) =>
+      const payoutRow = await again.deps.store.read(async (tx) =>
         tx.payouts.get(server.account.accountId, 'test', payout.body.data.transaction_id),
       );
       expect(payoutRow?.status).toBe('success');
-      const balances = await again.deps.store.read((tx) => tx.ledger.reconcile());
+      const balances = await again.deps.store.read(async (tx) => tx.ledger.reconcile());
       for (const row of balances) expect(row.available).toBe(row.ledger_sum);
       expect(balances.find((b) => b.currency === 'XAF')?.available).toBe(5500);
     } finally {

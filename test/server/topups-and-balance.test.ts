@@ -121,9 +121,9 @@ describe('GET /reports/balance-transactions', () => {
     const { store } = server.service.deps;
     const wallet = (await server.request('GET', '/balance', { as: fresh.test })).body.data.wallet_id;
     const { credit } = await import('../../server/domain/ledger.js');
-    await store.transact((tx) => {
+    await store.transact(async (tx) => {
       for (let i = 1; i <= 2500; i++) {
-        credit(tx, {
+        await credit(tx, {
           walletId: wallet,
           currency: 'XAF',
           amount: i,

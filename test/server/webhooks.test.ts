@@ -194,13 +194,23 @@ describe('delivery survives restarts and crashes', () => {
       const second = await collect(local, service, 2000);
       await local.settle();
       // A worker claims one delivery and dies before sending (the lease is all that is left).
-      await local.service.deps.store.transact((tx) => {
+      await local.service.deps.store.transact(async (tx) => {
         const now = local.clock.now();
-        const [endpoint] = tx.events.dueEndpoints({ now, mode: 'test', busyEndpoints: [], busyAccounts: [] });
+        const [endpoint] = await tx.events.dueEndpoints({
+          now,
+          mode: 'test',
+          busyEndpoints: [],
+          busyAccounts: [],
+        });
         const [due] = endpoint
-          ? tx.events.dueDeliveriesOf({ endpointId: endpoint.endpoint_id, now, limit: 1, busyDeliveries: [] })
+          ? await tx.events.dueDeliveriesOf({
+              endpointId: endpoint.endpoint_id,
+              now,
+              limit: 1,
+              busyDeliveries: [],
+            })
           : [];
-        expect(due && tx.events.lockDelivery(due, now, now + 3000)).toBe(true);
+        expect(due && (await tx.events.lockDelivery(due, now, now + 3000))).toBe(true);
       });
       await local.service.close();
 

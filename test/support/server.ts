@@ -159,5 +159,5 @@ export async function startTestServer(
 
 /** Every balance equals the sum of its ledger: the invariant money tests end on. */
 export async function reconcile(server: TestServer) {
-  return server.service.deps.store.read((tx) => tx.ledger.reconcile());
+  return server.service.deps.store.read(async (tx) => tx.ledger.reconcile());
 }

@@ -1,7 +1,7 @@
-import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
 import type { SecretBox } from '../secret-box.js';
+import type { SqlConnection, SqlValue } from '../sql.js';
 
 /** An endpoint with a due delivery, and what fair selection needs to know of it. */
 export interface DueEndpoint {
@@ -15,51 +15,59 @@ export interface DueEndpoint {
  * Endpoint signing secrets are sealed on the way in and opened on the way out, so the rows
  * callers see hold the usable secret and the table holds only ciphertext.
  */
-export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
-  const insertEvent = db.prepare(
+export function eventsRepository(connection: SqlConnection, page: Pager, box: SecretBox) {
+  const insertEvent = connection.prepare(
     `INSERT INTO events (id, account_id, mode, event, transaction_id, payload, created_at)
      VALUES (@id, @account_id, @mode, @event, @transaction_id, @payload, @created_at)`,
   );
-  const getEvent = db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ? AND mode = ?');
-  const eventById = db.prepare('SELECT * FROM events WHERE id = ?');
-  const insertEndpoint = db.prepare(
+  const getEvent = connection.prepare<EventRow>(
+    'SELECT * FROM events WHERE id = ? AND account_id = ? AND mode = ?',
+  );
+  const eventById = connection.prepare<EventRow>('SELECT * FROM events WHERE id = ?');
+  const insertEndpoint = connection.prepare(
     `INSERT INTO webhook_endpoints (id, account_id, mode, url, events, description, status, secret,
        previous_secret, previous_secret_expires_at, created_at, updated_at, deleted_at)
      VALUES (@id, @account_id, @mode, @url, @events, @description, @status, @secret, @previous_secret,
        @previous_secret_expires_at, @created_at, @updated_at, @deleted_at)`,
   );
-  const getEndpoint = db.prepare(
+  const getEndpoint = connection.prepare<WebhookEndpointRow>(
     'SELECT * FROM webhook_endpoints WHERE id = ? AND account_id = ? AND mode = ? AND deleted_at IS NULL',
   );
-  const endpointById = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
-  const updateEndpoint = db.prepare(
+  const endpointById = connection.prepare<WebhookEndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?');
+  const updateEndpoint = connection.prepare(
     `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
        secret = @secret, previous_secret = @previous_secret, previous_secret_expires_at = @previous_secret_expires_at,
        updated_at = @updated_at, deleted_at = @deleted_at WHERE id = @id`,
   );
-  const countEndpoints = db.prepare(
+  const countEndpoints = connection.prepare<{ n: number }>(
     'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND deleted_at IS NULL',
   );
-  const endpointHealth = db.prepare(
+  const endpointHealth = connection.prepare(
     'UPDATE webhook_endpoints SET consecutive_failures = ?, paused_until = ? WHERE id = ?',
   );
-  const enabledEndpoints = db.prepare(
+  const enabledEndpoints = connection.prepare<WebhookEndpointRow>(
     `SELECT * FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
       ORDER BY seq`,
   );
-  const insertDelivery = db.prepare(
+  const insertDelivery = connection.prepare(
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempts, next_attempt_at, created_at)
      VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
   );
-  const deliveryById = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
-  const cancelDeliveries = db.prepare(
+  const deliveryById = connection.prepare<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?');
+  const cancelDeliveries = connection.prepare(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted'
       WHERE endpoint_id = ? AND status = 'pending'`,
   );
+  // Lists of ids to leave out: a JSON array for SQLite, a text[] for PostgreSQL.
+  const postgres = connection.dialect === 'postgres';
+  const notIn = (column: string, list: string) =>
+    postgres ? `${column} <> ALL(${list})` : `${column} NOT IN (SELECT value FROM json_each(${list}))`;
+  const idList = (ids: string[]): SqlValue => (postgres ? ids : JSON.stringify(ids));
+
   // Endpoints of one mode, not paused, with a due and unlocked delivery, oldest first, leaving
-  // out those (and the accounts) that have no free slot: JSON arrays of ids. Each endpoint's
-  // oldest due delivery is found through the pending-by-endpoint index.
-  const dueEndpoints = db.prepare(
+  // out those (and the accounts) that have no free slot. Each endpoint's oldest due delivery is
+  // found through the pending-by-endpoint index.
+  const dueEndpoints = connection.prepare<DueEndpoint>(
     `SELECT endpoint_id, account_id, consecutive_failures FROM (
        SELECT e.id AS endpoint_id, e.account_id, e.consecutive_failures,
               (SELECT d.next_attempt_at FROM webhook_deliveries d
@@ -68,40 +76,46 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
                 ORDER BY d.next_attempt_at LIMIT 1) AS oldest
          FROM webhook_endpoints e
         WHERE e.mode = @mode AND (e.paused_until IS NULL OR e.paused_until <= @now)
-          AND e.id NOT IN (SELECT value FROM json_each(@busy_endpoints))
-          AND e.account_id NOT IN (SELECT value FROM json_each(@busy_accounts)))
+          AND ${notIn('e.id', '@busy_endpoints')}
+          AND ${notIn('e.account_id', '@busy_accounts')}) AS candidates
       WHERE oldest IS NOT NULL ORDER BY oldest`,
   );
-  const dueDeliveriesOf = db.prepare(
+  const dueDeliveriesOf = connection.prepare<{ id: string }>(
     `SELECT id FROM webhook_deliveries
       WHERE endpoint_id = @endpoint_id AND status = 'pending' AND next_attempt_at <= @now
         AND (locked_until IS NULL OR locked_until <= @now)
-        AND id NOT IN (SELECT value FROM json_each(@busy_deliveries))
+        AND ${notIn('id', '@busy_deliveries')}
       ORDER BY next_attempt_at, seq LIMIT @limit`,
   );
-  const expireDeliveries = db.prepare(
+  const expireDeliveries = connection.prepare(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
        last_error = 'Given up: the endpoint kept failing for the whole retry period.'
       WHERE endpoint_id = ? AND status = 'pending' AND created_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,
   );
-  const lockDelivery = db.prepare(
+  const lockDelivery = connection.prepare(
     `UPDATE webhook_deliveries SET locked_until = @lock_until
       WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
   );
-  const recordAttempt = db.prepare(
+  const recordAttempt = connection.prepare(
     `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
      VALUES (?, ?, ?, ?, ?)`,
   );
-  const finishAttempt = db.prepare(
+  const finishAttempt = connection.prepare(
     `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at,
        locked_until = NULL, last_attempt_at = @last_attempt_at, last_response_status = @last_response_status,
        last_error = @last_error, last_duration_ms = @last_duration_ms
-      WHERE id = @id AND status = 'pending' AND locked_until IS @lease`,
+      WHERE id = @id AND status = 'pending' AND locked_until IS NOT DISTINCT FROM @lease`,
   );
-  const pendingCount = db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
-  const allEndpointSecrets = db.prepare('SELECT id, secret FROM webhook_endpoints');
-  const anyClearSecret = db.prepare("SELECT 1 FROM webhook_endpoints WHERE secret NOT LIKE 'v1.%' LIMIT 1");
-  const setEndpointSecret = db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
+  const pendingCount = connection.prepare<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'",
+  );
+  const allEndpointSecrets = connection.prepare<{ id: string; secret: string }>(
+    'SELECT id, secret FROM webhook_endpoints',
+  );
+  const anyClearSecret = connection.prepare(
+    "SELECT 1 FROM webhook_endpoints WHERE secret NOT LIKE 'v1.%' LIMIT 1",
+  );
+  const setEndpointSecret = connection.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
 
   // The previous secret (still signing during a rotation's overlap) is sealed like the current one.
   const sealed = <T extends { id: string; secret: string; previous_secret?: string | null }>(row: T): T => ({
@@ -117,123 +131,128 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
     };
 
   return {
-    insertEvent(row: Omit<EventRow, 'seq'>): void {
-      insertEvent.run(row);
+    async insertEvent(row: Omit<EventRow, 'seq'>): Promise<void> {
+      await insertEvent.run(row);
     },
-    getEvent(accountId: string, mode: Mode, id: string): EventRow | undefined {
-      return getEvent.get(id, accountId, mode) as EventRow | undefined;
+    async getEvent(accountId: string, mode: Mode, id: string): Promise<EventRow | undefined> {
+      return getEvent.get(id, accountId, mode);
     },
-    eventById(id: string): EventRow | undefined {
-      return eventById.get(id) as EventRow | undefined;
+    async eventById(id: string): Promise<EventRow | undefined> {
+      return eventById.get(id);
     },
-    listEvents(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    async listEvents(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
       return page<EventRow>(
         'events',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
         request,
       );
     },
-    insertEndpoint(row: Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>): void {
-      insertEndpoint.run(sealed(row));
+    async insertEndpoint(
+      row: Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>,
+    ): Promise<void> {
+      await insertEndpoint.run(sealed(row));
     },
-    getEndpoint(accountId: string, mode: Mode, id: string): WebhookEndpointRow | undefined {
-      return opened(getEndpoint.get(id, accountId, mode) as WebhookEndpointRow | undefined);
+    async getEndpoint(accountId: string, mode: Mode, id: string): Promise<WebhookEndpointRow | undefined> {
+      return opened(await getEndpoint.get(id, accountId, mode));
     },
-    endpointById(id: string): WebhookEndpointRow | undefined {
-      return opened(endpointById.get(id) as WebhookEndpointRow | undefined);
+    async endpointById(id: string): Promise<WebhookEndpointRow | undefined> {
+      return opened(await endpointById.get(id));
     },
-    updateEndpoint(row: WebhookEndpointRow): void {
-      updateEndpoint.run(sealed(row));
+    async updateEndpoint(row: WebhookEndpointRow): Promise<void> {
+      await updateEndpoint.run({ ...sealed(row) });
     },
-    listEndpoints(accountId: string, mode: Mode, request: PageRequest) {
-      const result = page<WebhookEndpointRow>(
+    async listEndpoints(accountId: string, mode: Mode, request: PageRequest) {
+      const result = await page<WebhookEndpointRow>(
         'webhook_endpoints',
         [['account_id = ?', accountId], ['mode = ?', mode], ['deleted_at IS NULL']],
         request,
       );
       return { ...result, items: result.items.map((row) => opened(row) as WebhookEndpointRow) };
     },
-    enabledEndpoints(accountId: string, mode: Mode): WebhookEndpointRow[] {
-      return (enabledEndpoints.all(accountId, mode) as WebhookEndpointRow[]).map(
-        (row) => opened(row) as WebhookEndpointRow,
-      );
+    async enabledEndpoints(accountId: string, mode: Mode): Promise<WebhookEndpointRow[]> {
+      return (await enabledEndpoints.all(accountId, mode)).map((row) => opened(row) as WebhookEndpointRow);
     },
     /** Whether an older version left a secret in clear (a read: a read-only file stays usable). */
-    hasClearSecrets(): boolean {
-      return anyClearSecret.get() !== undefined;
+    async hasClearSecrets(): Promise<boolean> {
+      return (await anyClearSecret.get()) !== undefined;
     },
     /** Seals the secrets an older version stored in clear; returns how many it sealed. */
-    sealClearSecrets(): number {
+    async sealClearSecrets(): Promise<number> {
       let count = 0;
-      for (const row of allEndpointSecrets.all() as Array<{ id: string; secret: string }>) {
+      for (const row of await allEndpointSecrets.all()) {
         if (box.isSealed(row.secret)) continue;
-        setEndpointSecret.run(box.seal(row.secret, row.id), row.id);
+        await setEndpointSecret.run(box.seal(row.secret, row.id), row.id);
         count += 1;
       }
       return count;
     },
-    insertDelivery(id: string, eventId: string, endpointId: string, dueAt: number, now: number): void {
-      insertDelivery.run(id, eventId, endpointId, dueAt, now);
+    async insertDelivery(
+      id: string,
+      eventId: string,
+      endpointId: string,
+      dueAt: number,
+      now: number,
+    ): Promise<void> {
+      await insertDelivery.run(id, eventId, endpointId, dueAt, now);
     },
-    delivery(id: string): DeliveryRow | undefined {
-      return deliveryById.get(id) as DeliveryRow | undefined;
+    async delivery(id: string): Promise<DeliveryRow | undefined> {
+      return deliveryById.get(id);
     },
-    listDeliveries(eventId: string, request: PageRequest) {
+    async listDeliveries(eventId: string, request: PageRequest) {
       return page<DeliveryRow>('webhook_deliveries', [['event_id = ?', eventId]], request);
     },
-    cancelDeliveries(endpointId: string): void {
-      cancelDeliveries.run(endpointId);
+    async cancelDeliveries(endpointId: string): Promise<void> {
+      await cancelDeliveries.run(endpointId);
     },
     /** Endpoints with a due delivery that could start now, oldest due first. Nothing is locked. */
-    dueEndpoints(query: {
+    async dueEndpoints(query: {
       now: number;
       mode: Mode;
       busyEndpoints: string[];
       busyAccounts: string[];
-    }): DueEndpoint[] {
+    }): Promise<DueEndpoint[]> {
       return dueEndpoints.all({
         now: query.now,
         mode: query.mode,
-        busy_endpoints: JSON.stringify(query.busyEndpoints),
-        busy_accounts: JSON.stringify(query.busyAccounts),
-      }) as DueEndpoint[];
+        busy_endpoints: idList(query.busyEndpoints),
+        busy_accounts: idList(query.busyAccounts),
+      });
     },
     /**
      * The ids of an endpoint's oldest due, unlocked deliveries, at most `limit`, leaving out
      * `busyDeliveries` (in flight in this process, whatever the clock says of their lease).
      */
-    dueDeliveriesOf(query: {
+    async dueDeliveriesOf(query: {
       endpointId: string;
       now: number;
       limit: number;
       busyDeliveries: string[];
-    }): string[] {
+    }): Promise<string[]> {
       if (query.limit <= 0) return [];
-      return (
-        dueDeliveriesOf.all({
-          endpoint_id: query.endpointId,
-          now: query.now,
-          limit: query.limit,
-          busy_deliveries: JSON.stringify(query.busyDeliveries),
-        }) as { id: string }[]
-      ).map((row) => row.id);
+      const rows = await dueDeliveriesOf.all({
+        endpoint_id: query.endpointId,
+        now: query.now,
+        limit: query.limit,
+        busy_deliveries: idList(query.busyDeliveries),
+      });
+      return rows.map((row) => row.id);
     },
     /**
      * Gives up an endpoint's pending deliveries created at or before `createdBefore` that are
      * not in flight: those a paused endpoint kept from being attempted past the retry period.
      */
-    expireDeliveries(endpointId: string, createdBefore: number, now: number): number {
-      return expireDeliveries.run(endpointId, createdBefore, now).changes;
+    async expireDeliveries(endpointId: string, createdBefore: number, now: number): Promise<number> {
+      return (await expireDeliveries.run(endpointId, createdBefore, now)).changes;
     },
     /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
-    lockDelivery(id: string, now: number, lockUntil: number): boolean {
-      return lockDelivery.run({ id, now, lock_until: lockUntil }).changes === 1;
+    async lockDelivery(id: string, now: number, lockUntil: number): Promise<boolean> {
+      return (await lockDelivery.run({ id, now, lock_until: lockUntil })).changes === 1;
     },
     /**
      * Records one attempt, and the delivery's new state if the lease `lease` is still ours
      * (a worker whose lease was taken over records the attempt but changes nothing else).
      */
-    recordAttempt(
+    async recordAttempt(
       delivery: Pick<DeliveryRow, 'id' | 'status' | 'next_attempt_at' | 'last_attempt_at'> & {
         lease: number | null;
         last_response_status: number | null;
@@ -243,8 +262,8 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
         /** Kept in the attempts table for operators. */
         duration_ms: number;
       },
-    ): void {
-      recordAttempt.run(
+    ): Promise<void> {
+      await recordAttempt.run(
         delivery.id,
         delivery.last_attempt_at,
         delivery.last_response_status,
@@ -252,17 +271,21 @@ export function eventsRepository(db: Db, page: Pager, box: SecretBox) {
         delivery.last_error,
       );
       const { duration_ms: _kept, ...state } = delivery;
-      finishAttempt.run(state);
+      await finishAttempt.run(state);
     },
-    countEndpoints(accountId: string, mode: Mode): number {
-      return (countEndpoints.get(accountId, mode) as { n: number }).n;
+    async countEndpoints(accountId: string, mode: Mode): Promise<number> {
+      return ((await countEndpoints.get(accountId, mode)) as { n: number }).n;
     },
     /** The circuit breaker's state of an endpoint. */
-    setEndpointHealth(id: string, consecutiveFailures: number, pausedUntil: number | null): void {
-      endpointHealth.run(consecutiveFailures, pausedUntil, id);
+    async setEndpointHealth(
+      id: string,
+      consecutiveFailures: number,
+      pausedUntil: number | null,
+    ): Promise<void> {
+      await endpointHealth.run(consecutiveFailures, pausedUntil, id);
     },
-    pendingDeliveries(): number {
-      return (pendingCount.get() as { n: number }).n;
+    async pendingDeliveries(): Promise<number> {
+      return ((await pendingCount.get()) as { n: number }).n;
     },
   };
 }

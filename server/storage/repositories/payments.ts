@@ -1,10 +1,10 @@
-import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, PaymentRow } from '../rows.js';
+import type { SqlConnection } from '../sql.js';
 import { pendingQueries } from './pending.js';
 
-export function paymentsRepository(db: Db, page: Pager) {
-  const insert = db.prepare(
+export function paymentsRepository(connection: SqlConnection, page: Pager) {
+  const insert = connection.prepare<PaymentRow>(
     `INSERT INTO payments (id, account_id, mode, amount, currency, status, flow, payment_method, customer_msisdn,
        service_id, reference, failure_code, refunded_amount, checkout_token, operator_ref, next_check_at, expires_at,
        created_at, updated_at, completed_at, return_url)
@@ -13,47 +13,49 @@ export function paymentsRepository(db: Db, page: Pager) {
        @expires_at, @created_at, @updated_at, @completed_at, @return_url)
      RETURNING *`,
   );
-  const get = db.prepare('SELECT * FROM payments WHERE id = ? AND account_id = ? AND mode = ?');
-  const byId = db.prepare('SELECT * FROM payments WHERE id = ?');
-  const byCheckoutToken = db.prepare('SELECT * FROM payments WHERE checkout_token = ?');
-  const startCharge = db.prepare(
+  const get = connection.prepare<PaymentRow>(
+    'SELECT * FROM payments WHERE id = ? AND account_id = ? AND mode = ?',
+  );
+  const byId = connection.prepare<PaymentRow>('SELECT * FROM payments WHERE id = ?');
+  const byCheckoutToken = connection.prepare<PaymentRow>('SELECT * FROM payments WHERE checkout_token = ?');
+  const startCharge = connection.prepare(
     `UPDATE payments SET payment_method = ?, customer_msisdn = ?, operator_ref = ?, next_check_at = ?, updated_at = ?
       WHERE id = ? AND status = 'initiated' AND operator_ref IS NULL`,
   );
-  const addRefunded = db.prepare(
+  const addRefunded = connection.prepare(
     'UPDATE payments SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?',
   );
 
   return {
-    ...pendingQueries<PaymentRow>(db, 'payments', 'initiated'),
+    ...pendingQueries<PaymentRow>(connection, 'payments', 'initiated'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<PaymentRow, 'seq' | 'operator_token'>): PaymentRow {
-      return insert.get(row) as PaymentRow;
+    async insert(row: Omit<PaymentRow, 'seq' | 'operator_token'>): Promise<PaymentRow> {
+      return (await insert.get(row)) as PaymentRow;
     },
-    get(accountId: string, mode: Mode, id: string): PaymentRow | undefined {
-      return get.get(id, accountId, mode) as PaymentRow | undefined;
+    async get(accountId: string, mode: Mode, id: string): Promise<PaymentRow | undefined> {
+      return get.get(id, accountId, mode);
     },
-    byId(id: string): PaymentRow | undefined {
-      return byId.get(id) as PaymentRow | undefined;
+    async byId(id: string): Promise<PaymentRow | undefined> {
+      return byId.get(id);
     },
-    byCheckoutToken(token: string): PaymentRow | undefined {
-      return byCheckoutToken.get(token) as PaymentRow | undefined;
+    async byCheckoutToken(token: string): Promise<PaymentRow | undefined> {
+      return byCheckoutToken.get(token);
     },
     /** Records the charge sent for a hosted payment; false when one was sent already. */
-    startCharge(
+    async startCharge(
       id: string,
       method: string,
       msisdn: string,
       operatorRef: string,
       checkAt: number,
       now: number,
-    ) {
-      return startCharge.run(method, msisdn, operatorRef, checkAt, now, id).changes === 1;
+    ): Promise<boolean> {
+      return (await startCharge.run(method, msisdn, operatorRef, checkAt, now, id)).changes === 1;
     },
-    addRefunded(id: string, delta: number, now: number): void {
-      addRefunded.run(delta, now, id);
+    async addRefunded(id: string, delta: number, now: number): Promise<void> {
+      await addRefunded.run(delta, now, id);
     },
-    list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
       return page<PaymentRow>(
         'payments',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],

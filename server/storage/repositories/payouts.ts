@@ -1,10 +1,10 @@
-import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, PayoutRow } from '../rows.js';
+import type { SqlConnection } from '../sql.js';
 import { pendingQueries } from './pending.js';
 
-export function payoutsRepository(db: Db, page: Pager) {
-  const insert = db.prepare(
+export function payoutsRepository(connection: SqlConnection, page: Pager) {
+  const insert = connection.prepare<PayoutRow>(
     `INSERT INTO payouts (id, account_id, mode, amount, currency, status, payout_type, recipient_msisdn,
        recipient_wallet_id, payment_method, payment_id, bulk_id, reference, failure_code, operator_ref, next_check_at, expires_at,
        created_at, updated_at, completed_at)
@@ -13,18 +13,20 @@ export function payoutsRepository(db: Db, page: Pager) {
        @expires_at, @created_at, @updated_at, @completed_at)
      RETURNING *`,
   );
-  const get = db.prepare('SELECT * FROM payouts WHERE id = ? AND account_id = ? AND mode = ?');
+  const get = connection.prepare<PayoutRow>(
+    'SELECT * FROM payouts WHERE id = ? AND account_id = ? AND mode = ?',
+  );
 
   return {
-    ...pendingQueries<PayoutRow>(db, 'payouts', 'pending'),
+    ...pendingQueries<PayoutRow>(connection, 'payouts', 'pending'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<PayoutRow, 'seq' | 'operator_token'>): PayoutRow {
-      return insert.get(row) as PayoutRow;
+    async insert(row: Omit<PayoutRow, 'seq' | 'operator_token'>): Promise<PayoutRow> {
+      return (await insert.get(row)) as PayoutRow;
     },
-    get(accountId: string, mode: Mode, id: string): PayoutRow | undefined {
-      return get.get(id, accountId, mode) as PayoutRow | undefined;
+    async get(accountId: string, mode: Mode, id: string): Promise<PayoutRow | undefined> {
+      return get.get(id, accountId, mode);
     },
-    list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
       return page<PayoutRow>(
         'payouts',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],

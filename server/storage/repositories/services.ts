@@ -1,31 +1,33 @@
-import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, ServiceRow } from '../rows.js';
+import type { SqlConnection } from '../sql.js';
 
-export function servicesRepository(db: Db, page: Pager) {
-  const insert = db.prepare(
+export function servicesRepository(connection: SqlConnection, page: Pager) {
+  const insert = connection.prepare<ServiceRow>(
     `INSERT INTO services (id, account_id, mode, name, description, type, status, created_at, updated_at, deleted_at)
      VALUES (@id, @account_id, @mode, @name, @description, @type, @status, @created_at, @updated_at, @deleted_at)
      RETURNING *`,
   );
-  const get = db.prepare('SELECT * FROM services WHERE id = ? AND account_id = ? AND mode = ?');
-  const update = db.prepare(
+  const get = connection.prepare<ServiceRow>(
+    'SELECT * FROM services WHERE id = ? AND account_id = ? AND mode = ?',
+  );
+  const update = connection.prepare(
     `UPDATE services SET name = @name, description = @description, type = @type, status = @status,
        updated_at = @updated_at, deleted_at = @deleted_at WHERE id = @id`,
   );
 
   return {
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<ServiceRow, 'seq'>): ServiceRow {
-      return insert.get(row) as ServiceRow;
+    async insert(row: Omit<ServiceRow, 'seq'>): Promise<ServiceRow> {
+      return (await insert.get(row)) as ServiceRow;
     },
-    get(accountId: string, mode: Mode, id: string): ServiceRow | undefined {
-      return get.get(id, accountId, mode) as ServiceRow | undefined;
+    async get(accountId: string, mode: Mode, id: string): Promise<ServiceRow | undefined> {
+      return get.get(id, accountId, mode);
     },
-    update(row: ServiceRow): void {
-      update.run(row);
+    async update(row: ServiceRow): Promise<void> {
+      await update.run({ ...row });
     },
-    list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
       return page<ServiceRow>(
         'services',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],

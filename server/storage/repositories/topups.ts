@@ -1,28 +1,30 @@
-import type { Db } from '../database.js';
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, TopupRow } from '../rows.js';
+import type { SqlConnection } from '../sql.js';
 import { pendingQueries } from './pending.js';
 
-export function topupsRepository(db: Db, page: Pager) {
-  const insert = db.prepare(
+export function topupsRepository(connection: SqlConnection, page: Pager) {
+  const insert = connection.prepare<TopupRow>(
     `INSERT INTO topups (id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference,
        failure_code, operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at)
      VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payer_msisdn, @payment_method, @reference,
        @failure_code, @operator_ref, @next_check_at, @expires_at, @created_at, @updated_at, @completed_at)
      RETURNING *`,
   );
-  const get = db.prepare('SELECT * FROM topups WHERE id = ? AND account_id = ? AND mode = ?');
+  const get = connection.prepare<TopupRow>(
+    'SELECT * FROM topups WHERE id = ? AND account_id = ? AND mode = ?',
+  );
 
   return {
-    ...pendingQueries<TopupRow>(db, 'topups', 'initiated'),
+    ...pendingQueries<TopupRow>(connection, 'topups', 'initiated'),
     /** Inserts the row and returns it as stored. */
-    insert(row: Omit<TopupRow, 'seq' | 'operator_token'>): TopupRow {
-      return insert.get(row) as TopupRow;
+    async insert(row: Omit<TopupRow, 'seq' | 'operator_token'>): Promise<TopupRow> {
+      return (await insert.get(row)) as TopupRow;
     },
-    get(accountId: string, mode: Mode, id: string): TopupRow | undefined {
-      return get.get(id, accountId, mode) as TopupRow | undefined;
+    async get(accountId: string, mode: Mode, id: string): Promise<TopupRow | undefined> {
+      return get.get(id, accountId, mode);
     },
-    list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
       return page<TopupRow>(
         'topups',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],

@@ -29,6 +29,20 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/**
+ * Opens a second, read-only connection to a file `openDatabase` has opened (and migrated). In
+ * WAL mode its reads see the last commit and never the writes of a transaction still open on
+ * the writer's connection.
+ *
+ * @example
+ * const reader = openReadConnection('./data/payments.db');
+ */
+export function openReadConnection(path: string): Db {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 /** Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`. */
 export function migrate(db: Db): void {
   const files = readdirSync(migrationsDir)

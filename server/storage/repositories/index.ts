@@ -1,0 +1,40 @@
+import { createPager } from '../pagination.js';
+import type { SecretBox } from '../secret-box.js';
+import type { SqlConnection } from '../sql.js';
+import { accountsRepository } from './accounts.js';
+import { dashboardRepository } from './dashboard.js';
+import { eventsRepository } from './events.js';
+import { idempotencyRepository } from './idempotency.js';
+import { ledgerRepository } from './ledger.js';
+import { logsRepository } from './logs.js';
+import { paymentsRepository } from './payments.js';
+import { payoutsRepository } from './payouts.js';
+import { servicesRepository } from './services.js';
+import { topupsRepository } from './topups.js';
+
+/**
+ * Every repository on one connection, their statements prepared once. A store builds this per
+ * connection it hands to a unit of work, whichever the engine.
+ *
+ * @example
+ * const tx = repositories(sqliteConnection(db), box);
+ * const account = await tx.accounts.account('acc_123');
+ */
+export function repositories(connection: SqlConnection, box: SecretBox) {
+  const page = createPager(connection);
+  return {
+    accounts: accountsRepository(connection, page),
+    ledger: ledgerRepository(connection, page),
+    services: servicesRepository(connection, page),
+    payments: paymentsRepository(connection, page),
+    payouts: payoutsRepository(connection, page),
+    topups: topupsRepository(connection, page),
+    events: eventsRepository(connection, page, box),
+    idempotency: idempotencyRepository(connection),
+    logs: logsRepository(connection, page),
+    dashboard: dashboardRepository(connection, page),
+  };
+}
+
+/** The repositories, usable inside one transaction (`Store.transact`) or one read (`Store.read`). */
+export type Tx = ReturnType<typeof repositories>;
