@@ -1,0 +1,193 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { repositories } from '../repositories/index.js';
+import type { SecretBox } from '../secret-box.js';
+import type { Store, Tx } from '../store.js';
+import { postgresConnection } from './connection.js';
+import { migratePostgres } from './migrate.js';
+
+/** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
+const retryableCodes = new Set(['40001', '40P01']);
+const maxAttempts = 8;
+
+export interface PostgresStoreOptions {
+  /** Most connections the pool opens (default 10). */
+  poolSize?: number;
+  /** Longest a single statement may run before the server cancels it, in ms (default 10 000). */
+  statementTimeoutMs?: number;
+  /** Shown in `pg_stat_activity` (default 'momo-payments-api'). */
+  applicationName?: string;
+  /** Told of errors on idle pooled connections (the server restarted, the network dropped). */
+  onError?: (error: Error) => void;
+}
+
+/** The options of `openPostgresStore`: where the database is, and what seals secrets. */
+export interface OpenPostgresStoreOptions extends PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  box: SecretBox;
+}
+
+/**
+ * The storage boundary on PostgreSQL. Every unit of work checks out its own pooled connection,
+ * so units run side by side, each in a SERIALIZABLE transaction: the database, not a single
+ * writer, keeps two of them from interleaving. One that loses such a race (serialization failure
+ * or deadlock) is rolled back and run again from the start, a few times, after a short random
+ * pause; every other error rolls back and reaches the caller unchanged (a unique violation,
+ * 23505, is how the domain learns of a duplicate).
+ *
+ * @example
+ * const store = await openPostgresStore({ url: process.env.DATABASE_URL, box });
+ * const account = await store.read((tx) => tx.accounts.account('acc_123'));
+ */
+export class PostgresStore implements Store {
+  readonly engine = 'postgres' as const;
+  readonly #pool: pg.Pool;
+  readonly #box: SecretBox;
+
+  constructor(pool: pg.Pool, box: SecretBox) {
+    this.#pool = pool;
+    this.#box = box;
+  }
+
+  /**
+   * Runs `work` as one SERIALIZABLE transaction and resolves after its COMMIT. `work` may run
+   * more than once (after a serialization failure), so it must have no effect outside `tx`.
+   */
+  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return serializableTransaction(this.#pool, (client) => work(this.#tx(client)));
+  }
+
+  /** Runs read-only `work` on one snapshot of committed data (REPEATABLE READ, READ ONLY). */
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return readOnlyTransaction(this.#pool, (client) => work(this.#tx(client)));
+  }
+
+  /** Cheap: preparing a statement only looks its converted text up. */
+  #tx(client: pg.PoolClient): Tx {
+    return repositories(postgresConnection(client), this.#box);
+  }
+
+  /** Checks the database answers (health check). */
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
+  /** Nothing to do: PostgreSQL writes its WAL back by itself, and on shutdown. */
+  async checkpoint(): Promise<void> {}
+
+  /**
+   * Nothing to do. On SQLite this rewrites the file after secrets stored in clear by an older
+   * version were sealed in place; a PostgreSQL database is only ever written by versions that
+   * seal secrets before they reach it, so it holds no such old copies. (A plain VACUUM would not
+   * erase them anyway, and VACUUM FULL locks the tables it rewrites.)
+   */
+  async vacuum(): Promise<void> {}
+
+  /** Closes every pooled connection, after the units of work in progress end. */
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+/**
+ * Creates the connection pool, brings the schema up to date (`migratePostgres`) and returns the
+ * store. The pool is closed again if migrating fails.
+ *
+ * @example
+ * const store = await openPostgresStore({ url: 'postgres://payments@db.internal/payments', box });
+ */
+export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<PostgresStore> {
+  const pool = createPool(options.url, options);
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool, options.box);
+}
+
+/**
+ * A pool whose every connection carries the statement timeout and application name. Idle
+ * connections that fail are dropped by the pool; without a listener their error would end
+ * the process.
+ */
+export function createPool(url: string, options: PostgresStoreOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    application_name: options.applicationName ?? 'momo-payments-api',
+  });
+  pool.on('error', options.onError ?? (() => {}));
+  return pool;
+}
+
+/**
+ * Runs `work` on a pooled connection inside one SERIALIZABLE transaction, again from the start
+ * (up to 8 times, after a short random pause) when it lost a race: serialization failure
+ * (40001) or deadlock (40P01). Any other error is rethrown as it is, after ROLLBACK.
+ *
+ * @example
+ * await serializableTransaction(pool, (client) => client.query('UPDATE t SET n = n + 1'));
+ */
+export async function serializableTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await inTransaction(pool, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
+    } catch (error) {
+      if (attempt >= maxAttempts || !isRetryable(error)) throw error;
+      // A few ms, doubling, with jitter so that the racers do not meet again at once.
+      await sleep(Math.random() * 2 ** attempt + attempt);
+    }
+  }
+}
+
+/**
+ * Runs `work` on a pooled connection inside one REPEATABLE READ, READ ONLY transaction: every
+ * statement sees the same snapshot, taken at the first one, of committed data only.
+ *
+ * @example
+ * const { rows } = await readOnlyTransaction(pool, (client) => client.query('SELECT 1'));
+ */
+export function readOnlyTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  return inTransaction(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+}
+
+async function inTransaction<T>(
+  pool: pg.Pool,
+  begin: string,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(begin);
+    const value = await work(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    // After a failed BEGIN or COMMIT there is no transaction left, and ROLLBACK only warns. A
+    // ROLLBACK that fails means the connection itself broke: it is closed, not reused.
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (retryableCodes.has((cause as { code?: unknown }).code as string)) return true;
+  }
+  return false;
+}

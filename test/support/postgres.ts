@@ -1,0 +1,150 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/** A throwaway PostgreSQL server for one test file, reachable on 127.0.0.1 only. */
+export interface PostgresCluster {
+  /** The URL of a database on this cluster. */
+  url(database: string): string;
+  /** Creates an empty, uniquely named database and returns its URL. */
+  createDatabase(): Promise<string>;
+  /** Stops the server at once and deletes its files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a PostgreSQL cluster of its own in a temporary folder with Debian's binaries (the
+ * newest version under /usr/lib/postgresql): `initdb` with trust authentication for `postgres`,
+ * then `pg_ctl start` on a free port of 127.0.0.1 with its socket inside the folder. fsync stays
+ * on, so the guarantees tested are the ones a real server gives; `--no-sync` only skips syncing
+ * the freshly written template files.
+ *
+ * PostgreSQL refuses to run as root: when the tests do, the folder is handed to the `postgres`
+ * system user (created by Debian's package) and initdb and pg_ctl run through `runuser`.
+ *
+ * @example
+ * const cluster = await startPostgresCluster();
+ * const url = await cluster.createDatabase();
+ * // ...
+ * await cluster.stop();
+ */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const bin = postgresBinaries();
+  const folder = mkdtempSync(join(tmpdir(), 'pg-test-'));
+  const data = join(folder, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const owner = await postgresUser();
+    chownSync(folder, owner.uid, owner.gid);
+  }
+  const postgresCommand = (command: string, args: string[]) =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args])
+      : run(join(bin, command), args);
+
+  const port = await freePort();
+  try {
+    await postgresCommand('initdb', [
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ]);
+    const settings = [
+      `-p ${port}`,
+      '-c listen_addresses=127.0.0.1',
+      `-c unix_socket_directories=${folder}`,
+      '-c max_connections=200',
+    ];
+    await postgresCommand('pg_ctl', [
+      'start',
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      join(folder, 'log'),
+      '-o',
+      settings.join(' '),
+    ]);
+  } catch (error) {
+    const log = join(folder, 'log');
+    const detail = existsSync(log) ? `\n${readFileSync(log, 'utf8')}` : '';
+    rmSync(folder, { recursive: true, force: true });
+    throw new Error(`could not start a PostgreSQL test cluster: ${(error as Error).message}${detail}`, {
+      cause: error,
+    });
+  }
+
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  let created = 0;
+  return {
+    url,
+    async createDatabase() {
+      created += 1;
+      const name = `test_${process.pid}_${created}_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+    async stop() {
+      try {
+        await postgresCommand('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The bin folder of the newest PostgreSQL installed the Debian way. */
+function postgresBinaries(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
+    : [];
+  if (versions.length === 0) throw new Error(`no PostgreSQL under ${root}: install the postgresql package`);
+  return join(root, versions[0] as string, 'bin');
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** A port the OS reports free on 127.0.0.1 (closed again before the server takes it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no free port'));
+      });
+    });
+  });
+}
