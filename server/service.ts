@@ -20,6 +20,9 @@ import type { Worker } from './workers/polling-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
+/** How long in-flight responses get to finish at shutdown before their connections are cut. */
+const shutdownGraceMs = 10_000;
+
 export interface RunningService {
   /** The API's base address, with /v1. */
   apiUrl: string;
@@ -118,6 +121,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
+          // A client that stopped reading a response (a large one stalls on a full socket)
+          // would hold the shutdown for ever: after a grace period its connection is cut.
+          setTimeout(() => server.closeAllConnections(), shutdownGraceMs).unref();
         });
         await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
         try {

@@ -252,7 +252,20 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     await expectLedgerSound(h.server);
   });
 
-  it('asks MTN for one token per product, not one per call', () => {
+  it('asks MTN for one token per product, not one per call', async () => {
+    // Two collections and two transfers of its own, whatever ran before: one token per product.
+    for (const amount of [300, 400]) {
+      const paymentId = (await pay(mtn.ok, amount)).body.data.transaction_id;
+      expect(await settled(`/payments/${paymentId}`)).toMatchObject({ status: 'success' });
+      const payout = await live(h.server, 'POST', '/payouts', {
+        amount,
+        recipient_msisdn: mtn.ok,
+        payout_type: 'withdrawal',
+      });
+      expect(await settled(`/payouts/${payout.body.data.transaction_id}`)).toMatchObject({
+        status: 'success',
+      });
+    }
     expect(h.mtnSim.tokensIssued).toEqual({ collection: 1, disbursement: 1 });
   });
 });

@@ -28,6 +28,7 @@ describe('static pages send a CSP and nosniff', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    await response.arrayBuffer();
   });
 
   it('/docs/: scripts only by hash, no inline script of another origin or injected later', async () => {
@@ -40,14 +41,17 @@ describe('static pages send a CSP and nosniff', () => {
     expect(policy).not.toContain("'unsafe-inline' 'self'");
     expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(policy).toContain("frame-ancestors 'none'");
+    await response.arrayBuffer();
   });
 
   it('/docs errors and the checkout carry them too', async () => {
     const missing = await fetch(`${origin}/docs/nothing-here.js`);
+    await missing.arrayBuffer();
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
     expect(missing.headers.get('content-security-policy')).toContain("default-src 'none'");
     const checkout = await fetch(`${origin}/checkout/chk_unknown`);
+    await checkout.arrayBuffer();
     expect(checkout.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
