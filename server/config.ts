@@ -10,7 +10,10 @@ import { parseSecretsKey } from './storage/secret-box.js';
 export interface Config {
   port: number;
   host: string;
+  /** SQLite file, used when no DATABASE_URL is set. */
   databasePath: string;
+  /** PostgreSQL (`postgres://...`): set, every instance pointed at it shares one database. */
+  database: { url: string; poolSize: number; statementTimeoutMs: number } | null;
   /** Base address used in links the API returns (checkout pages), without /v1. */
   publicUrl: string;
   /** No PUBLIC_URL was given: links use the address the server listens on. */
@@ -172,6 +175,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     databasePath: env.DATABASE_PATH || './data/payments.db',
+    database: null,
     publicUrl,
     publicUrlFromListener: !env.PUBLIC_URL,
     nodeEnv,
@@ -252,6 +256,36 @@ export function loadConfig(env: Env): Config {
     notifyUrl: env.ORANGE_MONEY_NOTIFY_URL || undefined,
     timeoutMs: operatorTimeoutMs,
   };
+  if (env.DATABASE_URL) {
+    const url = env.DATABASE_URL;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['postgres:', 'postgresql:'].includes(parsed.protocol) || parsed.pathname.length < 2) {
+      problems.push(
+        'DATABASE_URL must be a PostgreSQL URL naming its database, postgres://user:password@host:5432/payments ' +
+          '(unset it to use the SQLite file of DATABASE_PATH)',
+      );
+    }
+    if (!env.SECRETS_ENCRYPTION_KEY) {
+      problems.push(
+        'SECRETS_ENCRYPTION_KEY is required with DATABASE_URL: every instance must seal and open secrets with ' +
+          'the same key (32 bytes, hex: openssl rand -hex 32)',
+      );
+    }
+    config.database = {
+      url,
+      poolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
+      statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
+    };
+  } else {
+    for (const name of ['DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS']) {
+      if (env[name]) problems.push(`${name} applies to PostgreSQL only: set DATABASE_URL too, or unset it`);
+    }
+  }
   const kek = env.SECRETS_ENCRYPTION_KEY;
   if (kek) {
     config.secretsEncryptionKey = parseSecretsKey(kek);

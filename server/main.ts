@@ -1,10 +1,11 @@
 import { ConfigError, loadConfig } from './config.js';
 import { refreshDocs } from './docs-refresh.js';
-import { createAccount } from './domain/accounts.js';
+import { createFirstAccount } from './domain/accounts.js';
 import { createDashboardUser } from './domain/dashboard-users.js';
 import { randomBase62 } from './domain/ids.js';
 import { loadEnvFile } from './env-file.js';
 import { firstStartMessage } from './first-start.js';
+import { databaseUnavailable } from './http/error-handler.js';
 import { createLogger } from './observability/logger.js';
 import { startService } from './service.js';
 
@@ -30,6 +31,13 @@ async function main(): Promise<void> {
     service = await startService({ config, logger });
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
+    if (config.database && (databaseUnavailable(err) || /^[0-9A-Z]{5}$/.test(code))) {
+      console.error(
+        `Cannot reach the PostgreSQL database of DATABASE_URL (${code || 'no code'}: ${(err as Error).message}).\n` +
+          'Check that the server runs, the URL (host, port, database, user, password) and the network.',
+      );
+      process.exit(1);
+    }
     if (
       code.startsWith('SQLITE_') ||
       ['EACCES', 'EROFS', 'ENOTDIR', 'ENOENT', 'EPERM', 'EEXIST'].includes(code)
@@ -46,12 +54,18 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  logger.info({ url: service.apiUrl, database: config.databasePath }, 'listening');
+  logger.info(
+    { url: service.apiUrl, database: config.database ? 'postgresql' : config.databasePath },
+    'listening',
+  );
   if (process.argv.includes('--docs')) void refreshDocs(logger);
 
+  // Looked for with a read first: an up-to-date database (even a read-only file) is not written to.
   const existing = await service.deps.store.read(async (tx) => tx.accounts.firstAccount());
-  if (!existing) {
-    const account = await createAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
+  const account = existing
+    ? undefined
+    : await createFirstAccount(service.deps.store, { name: 'Sandbox account' }, Date.now());
+  if (account) {
     const owner = { email: 'owner@sandbox.example', password: randomBase62(20) };
     await createDashboardUser(
       service.deps.store,

@@ -56,8 +56,8 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  mkdirSync(dirname(config.databasePath), { recursive: true });
-  const store = await openStore(config.databasePath, config.secretsEncryptionKey);
+  if (!config.database) mkdirSync(dirname(config.databasePath), { recursive: true });
+  const store = await openStore(config);
   const metrics = createMetrics({
     outboxDepth: () => store.read(async (tx) => tx.events.pendingDeliveries()),
   });

@@ -58,8 +58,8 @@ async function main(argv: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
-  mkdirSync(dirname(config.databasePath), { recursive: true });
-  const store = await openStore(config.databasePath, config.secretsEncryptionKey);
+  if (!config.database) mkdirSync(dirname(config.databasePath), { recursive: true });
+  const store = await openStore(config);
   try {
     if (command === 'create-account') {
       const { values } = parseArgs({

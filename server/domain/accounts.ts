@@ -56,23 +56,45 @@ export async function createAccount(
   input: { name: string; defaultCurrency?: string },
   now: number,
 ): Promise<NewAccount> {
-  return store.transact(async (tx) => {
-    const accountId = newId('acct');
-    const apiUser = randomUUID();
-    await tx.accounts.insertAccount({
-      id: accountId,
-      name: input.name,
-      api_user: apiUser,
-      default_currency: input.defaultCurrency ?? 'XAF',
-      created_at: now,
-    });
-    for (const mode of ['test', 'live'] as const) {
-      await tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
-    }
-    const testKey = (await insertKey(tx, accountId, 'test', now)).secret;
-    const liveKey = (await insertKey(tx, accountId, 'live', now)).secret;
-    return { accountId, apiUser, testKey, liveKey };
+  return store.transact((tx) => insertNewAccount(tx, input, now));
+}
+
+/**
+ * The first start's sandbox account: created only when the database has no account yet, in the
+ * same transaction as that check, so instances starting together on one PostgreSQL database
+ * create one between them (the loser of the race is re-run and finds it). Undefined when an
+ * account already existed.
+ */
+export async function createFirstAccount(
+  store: Store,
+  input: { name: string },
+  now: number,
+): Promise<NewAccount | undefined> {
+  return store.transact(async (tx) =>
+    (await tx.accounts.firstAccount()) ? undefined : insertNewAccount(tx, input, now),
+  );
+}
+
+async function insertNewAccount(
+  tx: Tx,
+  input: { name: string; defaultCurrency?: string },
+  now: number,
+): Promise<NewAccount> {
+  const accountId = newId('acct');
+  const apiUser = randomUUID();
+  await tx.accounts.insertAccount({
+    id: accountId,
+    name: input.name,
+    api_user: apiUser,
+    default_currency: input.defaultCurrency ?? 'XAF',
+    created_at: now,
   });
+  for (const mode of ['test', 'live'] as const) {
+    await tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
+  }
+  const testKey = (await insertKey(tx, accountId, 'test', now)).secret;
+  const liveKey = (await insertKey(tx, accountId, 'live', now)).secret;
+  return { accountId, apiUser, testKey, liveKey };
 }
 
 function sameText(a: string, b: string): boolean {

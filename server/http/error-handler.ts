@@ -12,6 +12,27 @@ import { isValidatorError, requestValidationError } from './validation-errors.js
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
 const unavailableSqliteCodes = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
 
+/**
+ * PostgreSQL out of reach or refusing work, with the transaction rolled back: connection
+ * exceptions (08), insufficient resources (53: too many connections, disk full), shutting down
+ * or starting (57P01-57P03), a statement over DATABASE_STATEMENT_TIMEOUT_MS (57014), a race
+ * still lost after every retry (40001, 40P01), a read-only server (25006); and the socket
+ * errors of a database that went away.
+ */
+const unavailablePostgresCodes =
+  /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|57014|40001|40P01|25006|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND)$/;
+/** node-postgres's own errors, which carry no code. */
+const unavailablePostgresMessages =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** True when the database (either engine) could not do the work: retryable, nothing moved. */
+export function databaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string')
+    return unavailableSqliteCodes.test(code) || unavailablePostgresCodes.test(code);
+  return err instanceof Error && unavailablePostgresMessages.test(err.message);
+}
+
 /** Body-parser's errors, which carry a `type`. */
 function bodyParserError(err: { type?: unknown; status?: unknown }): ApiError | undefined {
   switch (err.type) {
@@ -95,8 +116,7 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
   }
   const clientError = clientErrorOf(err as { status?: unknown; statusCode?: unknown });
   if (clientError) return clientError;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && unavailableSqliteCodes.test(code)) {
+  if (databaseUnavailable(err)) {
     return new ApiError(
       503,
       'service_unavailable',

@@ -1,23 +1,38 @@
+import type { Config } from '../config.js';
+import { openPostgresStore } from './postgres/store.js';
 import { createSecretBox, resolveSecretsKey, type SecretBox } from './secret-box.js';
 import { openDatabase, openReadConnection } from './sqlite/database.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { Store } from './store.js';
 
 /**
- * Opens the store and the secret box its endpoint secrets are sealed with. A database an older
- * version wrote is cleaned once: secrets it kept in clear are sealed, stored responses that
- * revealed one are forgotten, and the storage is rebuilt (VACUUM) and checkpointed so no free
- * page still holds the old bytes.
+ * Opens the store of the configured engine and the secret box its endpoint secrets are sealed
+ * with: PostgreSQL when `DATABASE_URL` is set (several instances share it), otherwise the SQLite
+ * file of `DATABASE_PATH` (docs/decisions/0017-postgresql.md says when to choose which).
  *
- * `databasePath` is a SQLite file; the key file (when no key is configured) is found beside it.
+ * A database an older version wrote is cleaned once: secrets it kept in clear are sealed, stored
+ * responses that revealed one are forgotten, and the storage is rebuilt (VACUUM) and
+ * checkpointed so no free page still holds the old bytes.
  *
  * @example
- * const store = await openStore('./data/payments.db', undefined);
+ * const store = await openStore(loadConfig(process.env));
  */
-export async function openStore(databasePath: string, configuredKey: Buffer | undefined): Promise<Store> {
-  const box = createSecretBox(resolveSecretsKey(configuredKey, databasePath));
-  // The engine is chosen here: a `postgres://` URL will open server/storage/postgres/ instead.
-  const store = openSqliteStore(databasePath, box);
+export async function openStore(
+  config: Pick<Config, 'databasePath' | 'database' | 'secretsEncryptionKey'>,
+): Promise<Store> {
+  if (config.database) {
+    // Required with DATABASE_URL (config.ts): instances on several machines share no key file.
+    const key = config.secretsEncryptionKey;
+    if (!key) throw new Error('SECRETS_ENCRYPTION_KEY is required with DATABASE_URL');
+    return openPostgresStore({
+      url: config.database.url,
+      poolSize: config.database.poolSize,
+      statementTimeoutMs: config.database.statementTimeoutMs,
+      box: createSecretBox(key),
+    });
+  }
+  const box = createSecretBox(resolveSecretsKey(config.secretsEncryptionKey, config.databasePath));
+  const store = openSqliteStore(config.databasePath, box);
   await cleanOldSecrets(store);
   return store;
 }

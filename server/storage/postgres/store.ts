@@ -2,13 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
-import type { Store, Tx } from '../store.js';
+import type { SharedCounters, Store, Tx } from '../store.js';
 import { postgresConnection } from './connection.js';
+import { postgresCounters } from './counters.js';
 import { migratePostgres } from './migrate.js';
 
 /** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
 const retryableCodes = new Set(['40001', '40P01']);
-const maxAttempts = 8;
+const maxAttempts = 30;
 
 export interface PostgresStoreOptions {
   /** Most connections the pool opens (default 10). */
@@ -42,12 +43,14 @@ export interface OpenPostgresStoreOptions extends PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   readonly engine = 'postgres' as const;
+  readonly counters: SharedCounters;
   readonly #pool: pg.Pool;
   readonly #box: SecretBox;
 
   constructor(pool: pg.Pool, box: SecretBox) {
     this.#pool = pool;
     this.#box = box;
+    this.counters = postgresCounters(pool);
   }
 
   /**
@@ -126,7 +129,7 @@ export function createPool(url: string, options: PostgresStoreOptions = {}): pg.
 
 /**
  * Runs `work` on a pooled connection inside one SERIALIZABLE transaction, again from the start
- * (up to 8 times, after a short random pause) when it lost a race: serialization failure
+ * (up to 30 times, after a short random pause) when it lost a race: serialization failure
  * (40001) or deadlock (40P01). Any other error is rethrown as it is, after ROLLBACK.
  *
  * @example
@@ -141,8 +144,8 @@ export async function serializableTransaction<T>(
       return await inTransaction(pool, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
     } catch (error) {
       if (attempt >= maxAttempts || !isRetryable(error)) throw error;
-      // A few ms, doubling, with jitter so that the racers do not meet again at once.
-      await sleep(Math.random() * 2 ** attempt + attempt);
+      // A few ms, doubling up to 100 ms, with jitter so that the racers do not meet again at once.
+      await sleep(Math.random() * Math.min(100, 2 ** attempt) + attempt);
     }
   }
 }
