@@ -68,7 +68,10 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   app.use('/v1', (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));
   app.use(
     '/v1',
-    rateLimitPerAccount({ limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs }),
+    rateLimitPerAccount(
+      { limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs },
+      deps.store.counters,
+    ),
   );
   app.use(strictApiRoutes());
   app.use(

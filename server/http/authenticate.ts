@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { authenticate } from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
+import type { SharedCounters } from '../storage/store.js';
 
 /**
  * The key of `Authorization: Bearer <key>`. Another scheme (`Basic ...`) carries no API key at
@@ -38,12 +39,12 @@ function failedAuthentications(limit: number, windowMs: number, maxAddresses = 1
   };
   return {
     /** Seconds the address must still wait, or 0 when it may try. */
-    blockedFor(address: string, now: number): number {
+    async blockedFor(address: string, now: number): Promise<number> {
       const window = current(address, now);
       if (!window || window.failures < limit) return 0;
       return Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
     },
-    fail(address: string, now: number): void {
+    async fail(address: string, now: number): Promise<void> {
       let window = current(address, now);
       if (!window) {
         if (windows.size >= maxAddresses) {
@@ -58,16 +59,33 @@ function failedAuthentications(limit: number, windowMs: number, maxAddresses = 1
   };
 }
 
+/** The same limit counted in the database, so an address cannot spread its guesses over instances. */
+function sharedFailedAuthentications(counters: SharedCounters, limit: number, windowMs: number) {
+  return {
+    async blockedFor(address: string, now: number): Promise<number> {
+      const window = await counters.peek(`auth:${address}`, now, windowMs);
+      if (!window || window.count < limit) return 0;
+      return Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000));
+    },
+    async fail(address: string, now: number): Promise<void> {
+      await counters.hit(`auth:${address}`, now, windowMs);
+    },
+  };
+}
+
 /**
  * Resolves `Authorization: Bearer <key>` and `X-API-User` to the calling account and mode, and
  * refuses `test=true` with a live key, so nobody believes they are testing with real money.
  * An address that keeps failing to authenticate is refused with 429 for the rest of its window.
  */
 export function authenticateCaller(deps: Deps): RequestHandler {
-  const failures = failedAuthentications(deps.config.authFailureLimit, deps.config.authFailureWindowMs);
+  const { authFailureLimit, authFailureWindowMs } = deps.config;
+  const failures = deps.store.counters
+    ? sharedFailedAuthentications(deps.store.counters, authFailureLimit, authFailureWindowMs)
+    : failedAuthentications(authFailureLimit, authFailureWindowMs);
   return async (req, res, next) => {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const wait = failures.blockedFor(address, Date.now());
+    const wait = await failures.blockedFor(address, Date.now());
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
       throw new ApiError(
@@ -85,7 +103,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
         deps.clock.now(),
       );
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) failures.fail(address, Date.now());
+      if (err instanceof ApiError && err.status === 401) await failures.fail(address, Date.now());
       throw err;
     }
     req.context.caller = caller;

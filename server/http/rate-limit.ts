@@ -1,19 +1,26 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../domain/errors.js';
-import { createRateLimiter } from './rate-limiter.js';
+import type { SharedCounters } from '../storage/store.js';
+import { createRateLimiter, type RateLimitDecision } from './rate-limiter.js';
 
 /**
  * Limits per account and mode, shared by all the keys of that mode, so minting keys never
  * multiplies the limit. Every authenticated response says where the account stands
  * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`); past the limit the call is
  * refused with 429 and `Retry-After`, before any work is done.
+ *
+ * With `counters` (PostgreSQL) the windows live in the database, so every instance counts the
+ * same calls; without (SQLite, one process) they live in memory (docs/decisions/0017-postgresql.md).
  */
-export function rateLimitPerAccount(options: { limit: number; windowMs: number }): RequestHandler {
-  const limiter = createRateLimiter(options);
-  return (req, res, next) => {
+export function rateLimitPerAccount(
+  options: { limit: number; windowMs: number },
+  counters: SharedCounters | null = null,
+): RequestHandler {
+  const take = counters ? sharedDecision(counters, options) : memoryDecision(options);
+  return async (req, res, next) => {
     const caller = req.context.caller;
     if (!caller) return next();
-    const decision = limiter.take(`${caller.accountId}:${caller.mode}`);
+    const decision = await take(`${caller.accountId}:${caller.mode}`, Date.now());
     res.setHeader('RateLimit-Limit', String(decision.limit));
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
     res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
@@ -27,5 +34,35 @@ export function rateLimitPerAccount(options: { limit: number; windowMs: number }
       );
     }
     next();
+  };
+}
+
+type Decide = (key: string, now: number) => RateLimitDecision | Promise<RateLimitDecision>;
+
+function memoryDecision(options: { limit: number; windowMs: number }): Decide {
+  const limiter = createRateLimiter(options);
+  return (key, now) => limiter.take(key, now);
+}
+
+/** The same decision as the memory limiter's, from a window every instance counts in. */
+function sharedDecision(
+  counters: SharedCounters,
+  { limit, windowMs }: { limit: number; windowMs: number },
+): Decide {
+  const windowSeconds = Math.max(1, Math.ceil(windowMs / 1000));
+  return async (key, now) => {
+    const window = await counters.hit(`rate:${key}`, now, windowMs);
+    const allowed = window.count <= limit;
+    const resetSeconds = Math.min(
+      windowSeconds,
+      Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
+    );
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - window.count),
+      resetSeconds,
+      retryAfterSeconds: allowed ? 0 : resetSeconds,
+    };
   };
 }

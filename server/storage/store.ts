@@ -7,8 +7,27 @@ export type { Tx };
  * async and every repository call returns a promise, so SQLite (`sqlite/store.ts`) and
  * PostgreSQL (`postgres/store.ts`) answer the same calls (docs/decisions/0003-storage-boundary.md).
  */
+/** A counting window: how many requests it counted, and since when. */
+export interface Window {
+  count: number;
+  startedAt: number;
+}
+
+/**
+ * Request counters that every instance on the database shares (the rate limits), on PostgreSQL.
+ * SQLite has none: one process serves a file, and its limits count in memory.
+ */
+export interface SharedCounters {
+  /** Counts one request of `key` in its current window (a new one when the last ended). */
+  hit(key: string, now: number, windowMs: number): Promise<Window>;
+  /** The current window of `key`, counting nothing; undefined when none is running. */
+  peek(key: string, now: number, windowMs: number): Promise<Window | undefined>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  /** Counters shared by every instance (PostgreSQL); null where limits count in memory (SQLite). */
+  readonly counters: SharedCounters | null;
   /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Read-only work on one consistent snapshot of committed data. */

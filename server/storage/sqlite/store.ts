@@ -39,6 +39,8 @@ interface ReadScope {
  */
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
+  /** One process serves the file: the rate limits count in memory. */
+  readonly counters = null;
   readonly #db: Db;
   readonly #reader: Db;
   readonly #tx: Tx;
