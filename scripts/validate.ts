@@ -15,6 +15,7 @@ const stages = [
   'typecheck',
   'docs',
   'test:unit',
+  'test:postgres',
   'test:faults',
   'test:contract',
 ] as const;

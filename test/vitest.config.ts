@@ -12,6 +12,8 @@ export default defineConfig({
     // Each test file runs in its own process with its own SQLite file (test/support/server.ts):
     // nothing is shared between files, so they can run side by side.
     pool: 'forks',
+    // TEST_DATABASE=postgres: one throwaway PostgreSQL cluster for the run (test/support/server.ts).
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     typecheck: {

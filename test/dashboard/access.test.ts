@@ -158,7 +158,7 @@ describe('invitations', () => {
         '--role',
         'developer',
       ],
-      { env: { ...process.env, DATABASE_PATH: server.dbPath, PUBLIC_URL: origin(server), NODE_ENV: 'test' } },
+      { env: { ...process.env, ...server.databaseEnv, PUBLIC_URL: origin(server), NODE_ENV: 'test' } },
     );
     const link = /(http\S+\/dashboard\/welcome\/\S+)/.exec(stdout)?.[1];
     expect(link).toBeDefined();

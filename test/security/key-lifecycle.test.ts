@@ -163,7 +163,7 @@ describe('the way back when every key is lost', () => {
       const child = spawn(
         'node_modules/.bin/tsx',
         ['server/admin/cli.ts', 'reset-keys', '--api-user', account.apiUser, '--mode', 'test', '--json'],
-        { env: { ...process.env, DATABASE_PATH: server.dbPath }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { env: { ...process.env, ...server.databaseEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => {

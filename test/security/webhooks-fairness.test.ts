@@ -208,7 +208,7 @@ describe('circuit breaker', () => {
       config: loadConfig({
         NODE_ENV: 'test',
         PORT: '0',
-        DATABASE_PATH: s.dbPath,
+        ...s.databaseEnv,
         WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
         WEBHOOK_CIRCUIT_FAILURES: '3',
         WEBHOOK_CIRCUIT_COOLDOWN_MS: '60000',

@@ -60,7 +60,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
       created_at: server.clock.now(),
     };
     await expect(store.transact(async (tx) => tx.ledger.append(row))).rejects.toThrow(
-      /CHECK constraint failed/,
+      /CHECK constraint failed|violates check constraint/,
     );
     await expect(
       store.transact(async (tx) => tx.ledger.append({ ...row, amount: 5, balance_after: 999 })),

@@ -23,7 +23,7 @@ describe('settlement after a restart', () => {
       config: loadConfig({
         NODE_ENV: 'test',
         PORT: '0',
-        DATABASE_PATH: server.dbPath,
+        ...server.databaseEnv,
         SANDBOX_SETTLE_MS: '1000',
       }),
       logger: createLogger({ level: 'silent' }),

@@ -219,7 +219,7 @@ describe('delivery survives restarts and crashes', () => {
         config: loadConfig({
           NODE_ENV: 'test',
           PORT: '0',
-          DATABASE_PATH: local.dbPath,
+          ...local.databaseEnv,
           WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
         }),
         logger: createLogger({ level: 'silent' }),

@@ -97,15 +97,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     url,
     async createDatabase() {
       created += 1;
-      const name = `test_${process.pid}_${created}_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
-      }
-      return url(name);
+      return createTestDatabase(url('postgres'), `test_${process.pid}_${created}`);
     },
     async stop() {
       try {
@@ -147,4 +139,29 @@ function freePort(): Promise<number> {
       });
     });
   });
+}
+
+/**
+ * Creates a uniquely named database on the cluster of `adminUrl` (its `postgres` database) and
+ * returns its URL; copied from `template` when given (a migrated template: no migration to run).
+ *
+ * @example
+ * const url = await createTestDatabase(process.env.TEST_POSTGRES_URL, 'test', 'payments_template');
+ */
+export async function createTestDatabase(
+  adminUrl: string,
+  prefix: string,
+  template?: string,
+): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -11,6 +11,8 @@ import type { Clock } from '../../server/domain/clock.js';
 import { createLogger, type Logger } from '../../server/observability/logger.js';
 import { type RunningService, startService } from '../../server/service.js';
 import type { ResolveHost } from '../../server/webhooks/url-policy.js';
+import { createTestDatabase } from './postgres.js';
+import { templateDatabase } from './postgres-global-setup.js';
 
 export class ManualClock implements Clock {
   constructor(private current = Date.parse('2026-11-20T09:00:00.000Z')) {}
@@ -49,6 +51,8 @@ export interface TestServer {
   service: RunningService;
   clock: ManualClock;
   dbPath: string;
+  /** The variables that point another service at this server's database (either engine). */
+  databaseEnv: Record<string, string>;
   /** The account created at start: its API user and both keys. */
   account: NewAccount;
   test: Credentials;
@@ -73,6 +77,29 @@ function credentials(account: NewAccount) {
   };
 }
 
+/** The engine the suites run on: SQLite (the default), or PostgreSQL with `TEST_DATABASE=postgres`. */
+export const testEngine: 'sqlite' | 'postgres' =
+  process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * With `TEST_DATABASE=postgres`, a fresh database copied from the migrated template of the run's
+ * cluster (test/support/postgres-global-setup.ts) and the key every instance shares; with
+ * SQLite, nothing (the server uses its own file).
+ */
+export async function testDatabaseEnv(): Promise<Record<string, string>> {
+  if (testEngine === 'sqlite') return {};
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (!adminUrl)
+    throw new Error('TEST_DATABASE=postgres needs the cluster of test/support/postgres-global-setup.ts');
+  return {
+    DATABASE_URL: await createTestDatabase(adminUrl, 'test', templateDatabase),
+    SECRETS_ENCRYPTION_KEY: testSecretsKey,
+  };
+}
+
+/** A fixed key-encryption key for test databases on PostgreSQL (test data only). */
+const testSecretsKey = 'a'.repeat(64);
+
 /**
  * Webhook receivers in tests are on 127.0.0.1: a test that registers one passes
  * `WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true'` (off by default, as in production).
@@ -83,7 +110,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const dbPath = join(dir, 'payments.db');
+  const engineEnv = await testDatabaseEnv();
   const config = loadConfig({
+    ...engineEnv,
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -139,6 +168,7 @@ export async function startTestServer(
     service,
     clock,
     dbPath,
+    databaseEnv: { DATABASE_PATH: dbPath, ...engineEnv },
     account: first.account,
     test: first.test,
     live: first.live,
