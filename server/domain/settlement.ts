@@ -120,8 +120,15 @@ function finalFrom(status: OperatorStatus): Final | null {
 /** Status checks in flight at once in a settlement pass. */
 const operatorConcurrency = 8;
 
+/**
+ * How long a settlement pass holds its claim on a row, in operator timeouts: a status check, and
+ * at worst the request sent again (token, request, a retry after a 401), each bounded by it.
+ */
+const claimLeaseOperatorTimeouts = 10;
+
 interface Pending {
   id: string;
+  next_check_at: number | null;
   operator_ref: string | null;
   operator_token: string | null;
   payment_method: string | null;
@@ -233,15 +240,37 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
       recheck: (tx: Tx) => tx.payouts.recheckLater(p.id, recheckAt),
     })),
   ];
+  // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
+  // claimed first, its next check moved past a lease that outlasts this pass's questions about
+  // it, and only the instance that won the claim asks the operator. A crashed instance's claims
+  // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
+  const leaseUntil = now + claimLeaseOperatorTimeouts * config.operatorTimeoutMs;
+  if (items.length === 0) return 0;
+  const won = await store.transact(async (tx) => {
+    const claimed = new Set<string>();
+    for (const item of items) {
+      if (await tx[item.table].claim(item.row.id, item.row.next_check_at, leaseUntil))
+        claimed.add(item.row.id);
+    }
+    return claimed;
+  });
+  const mine = items.filter((item) => won.has(item.row.id));
   // Each item is its own unit of work, but they are queued together, so the store commits them
   // in one batch instead of paying a disk sync per item.
   const applied: Array<Promise<boolean>> = [];
   // Live operators answer over the network, up to their deadline each: a few are asked at a
   // time, so one slow or unreachable operator cannot hold every other item for a whole pass.
-  for (let start = 0; start < items.length; start += operatorConcurrency) {
+  for (let start = 0; start < mine.length; start += operatorConcurrency) {
     await Promise.all(
-      items.slice(start, start + operatorConcurrency).map(async (item) => {
-        const final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
+      mine.slice(start, start + operatorConcurrency).map(async (item) => {
+        let final: Final | null;
+        try {
+          final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
+        } catch (error) {
+          // The claim is given back: the row is looked at again at the next pass, not after the lease.
+          await store.transact((tx) => item.recheck(tx)).catch(() => undefined);
+          throw error;
+        }
         const unit = store.transact(async (tx) => {
           if (final) return item.apply(tx, final);
           await item.recheck(tx);

@@ -27,6 +27,10 @@ export function pendingQueries<Row extends { status: string }>(
   const setOperatorToken = connection.prepare(
     `UPDATE ${table} SET operator_token = ? WHERE id = ? AND status = '${pendingStatus}'`,
   );
+  const claim = connection.prepare(
+    `UPDATE ${table} SET next_check_at = @lease_until
+      WHERE id = @id AND status = '${pendingStatus}' AND next_check_at IS NOT DISTINCT FROM @seen`,
+  );
   const checkNow = connection.prepare(
     `UPDATE ${table} SET next_check_at = ? WHERE operator_ref = ? AND status = '${pendingStatus}'`,
   );
@@ -47,6 +51,14 @@ export function pendingQueries<Row extends { status: string }>(
       now: number,
     ): Promise<boolean> {
       return (await finish.run(status, failureCode, now, now, id)).changes === 1;
+    },
+    /**
+     * Claims a row for one settlement pass: its next check moves to `leaseUntil`, provided it is
+     * still pending and still has the next check the pass saw. Of several instances passing over
+     * the same due rows, one wins each row; the others leave it alone until the lease ends.
+     */
+    async claim(id: string, seen: number | null, leaseUntil: number): Promise<boolean> {
+      return (await claim.run({ id, seen, lease_until: leaseUntil })).changes === 1;
     },
     async recheckLater(id: string, at: number): Promise<void> {
       await recheckLater.run(at, id);
