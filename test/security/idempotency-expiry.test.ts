@@ -1,20 +1,17 @@
 /**
  * Idempotency records are a copy of past responses: they are kept 24 hours, then forgotten and
- * purged from the file, so the table is not an ever-growing archive of what the API answered.
+ * purged from the database, so the table is not an ever-growing archive of what the API answered.
  */
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../support/database.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const hour = 3_600_000;
 
-function storedRecords(dbPath: string): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+/** How many idempotency records the server's database holds, read from outside the server. */
+async function storedRecords(server: TestServer): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(server, 'SELECT COUNT(*) AS n FROM idempotency_keys');
+  return row?.n ?? 0;
 }
 
 describe('idempotency records expire after 24 hours and are purged', () => {
@@ -36,19 +33,19 @@ describe('idempotency records expire after 24 hours and are purged', () => {
     expect(first.status).toBe(201);
     server.clock.advance(23 * hour);
     await server.settle(0);
-    expect(storedRecords(server.dbPath)).toBe(1);
+    expect(await storedRecords(server)).toBe(1);
     const again = await createService('expiry-1');
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data.service_id).toMatch(/^svc_/);
     expect(again.body.data.service_id).toBe(first.body.data.service_id);
   });
 
-  it('after 24 hours the record is purged from the file, and the key starts a new request', async () => {
+  it('after 24 hours the record is purged from the database, and the key starts a new request', async () => {
     const first = await createService('expiry-2');
     expect(first.status, first.text).toBe(201);
     server.clock.advance(24 * hour + 1);
     await server.settle(0);
-    expect(storedRecords(server.dbPath)).toBe(0);
+    expect(await storedRecords(server)).toBe(0);
     const again = await createService('expiry-2');
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();

@@ -75,11 +75,11 @@ describe('one account cannot hold up another', () => {
     // Meanwhile A holds exactly its share of slots, nothing more was taken for it.
     expect(hanging.held()).toBe(3);
     await until(
-      () => outboxOf(s, bEndpoint).every((d) => d.status === 'succeeded' && d.attempts === 1),
+      async () => (await outboxOf(s, bEndpoint)).every((d) => d.status === 'succeeded' && d.attempts === 1),
       "B's deliveries are recorded as succeeded",
     );
     expect(hanging.held()).toBe(3);
-    const aRows = outboxOf(s, aEndpoint);
+    const aRows = await outboxOf(s, aEndpoint);
     expect(aRows.filter((d) => d.locked_until !== null)).toHaveLength(3);
     expect(aRows.filter((d) => d.attempts === 0 && d.locked_until === null)).toHaveLength(17);
 
@@ -141,13 +141,13 @@ describe('live deliveries never queue behind sandbox ones', () => {
     const pass = s.deliverWebhooks();
     await until(() => sandbox.held() === 3, 'sandbox deliveries fill the slots they may use');
     await until(
-      () => outboxOf(s, liveEndpoint).every((d) => d.attempts >= 1),
+      async () => (await outboxOf(s, liveEndpoint)).every((d) => d.attempts >= 1),
       'every live delivery was attempted',
     );
     // Sandbox traffic never took the slot kept for live traffic.
     expect(sandbox.held()).toBe(3);
     expect(
-      outboxOf(s, sandboxEndpoint).filter((d) => d.attempts === 0 && d.locked_until === null),
+      (await outboxOf(s, sandboxEndpoint)).filter((d) => d.attempts === 0 && d.locked_until === null),
     ).toHaveLength(7);
     expect(resolver.calls.every((name) => name === 'live-hooks.example.com')).toBe(true);
 
@@ -168,7 +168,7 @@ describe('leases', () => {
 
     const pass = s.deliverWebhooks();
     await until(() => hanging.held() === 2, 'two deliveries are in flight');
-    const rows = outboxOf(s, id);
+    const rows = await outboxOf(s, id);
     const locked = rows.filter((d) => d.locked_until !== null);
     // The two in flight are the two leased, and their lease covers the timeout and more.
     expect(locked.map((d) => d.event_id).sort()).toEqual(hanging.hits.map((h) => h.eventId).sort());
@@ -199,7 +199,7 @@ describe('circuit breaker', () => {
     expect(failing.hits).toHaveLength(3);
     const paused = (await s.request('GET', `/webhook-endpoints/${id}`)).body.data;
     expect(Date.parse(paused.paused_until)).toBe(s.clock.now() + 60_000);
-    const untried = outboxOf(s, id).filter((d) => d.attempts === 0);
+    const untried = (await outboxOf(s, id)).filter((d) => d.attempts === 0);
     expect(untried).toHaveLength(5);
 
     // The pause is in the database: a restarted server does not hammer the endpoint again.
@@ -245,7 +245,7 @@ describe('circuit breaker', () => {
     const arrived = new Set(failing.hits.map((h) => h.eventId));
     for (const row of untried) expect(arrived.has(row.event_id)).toBe(true);
     expect((await read()).paused_until).toBeNull();
-    expect(outboxOf(s, id).filter((d) => d.attempts === 0)).toHaveLength(0);
+    expect((await outboxOf(s, id)).filter((d) => d.attempts === 0)).toHaveLength(0);
   });
 
   it("a paused endpoint does not pause the account's other endpoints", async () => {
@@ -284,7 +284,7 @@ describe('circuit breaker', () => {
     s.clock.advance(3_600_001);
     await s.deliverWebhooks();
     expect(failing.hits).toHaveLength(3);
-    const rows = outboxOf(s, id);
+    const rows = await outboxOf(s, id);
     expect(rows.every((d) => d.status === 'failed' && d.next_attempt_at === null)).toBe(true);
     failing.release(200);
     s.clock.advance(7_200_000);

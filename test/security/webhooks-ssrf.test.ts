@@ -137,7 +137,8 @@ describe('no server-side request forgery by default', () => {
 
     // The operator turns the opt-in off: the stored endpoint is not called any more.
     const again = await startService({
-      config: loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_PATH: first.dbPath }),
+      // The same database on either engine (its DATABASE_PATH, or its DATABASE_URL and key).
+      config: loadConfig({ NODE_ENV: 'test', PORT: '0', ...first.databaseEnv }),
       logger: createLogger({ level: 'silent' }),
       clock: first.clock,
       autostartWorkers: false,
@@ -145,7 +146,7 @@ describe('no server-side request forgery by default', () => {
     cleanups.push(() => again.close());
     expect(await again.webhooks.runOnce()).toBe(0);
     expect(r.hits).toEqual([]);
-    for (const row of outboxOf(first, id)) {
+    for (const row of await outboxOf(first, id)) {
       expect(row).toMatchObject({ attempts: 1, status: 'pending', last_response_status: null });
       expect(row.last_error).toMatch(/must be public: 127\.0\.0\.1 is a loopback address/);
     }
@@ -181,8 +182,8 @@ describe('no server-side request forgery by default', () => {
     for (const id of ids) await queueEvents(s, id, 1, { mode: 'live' });
     await s.deliverWebhooks();
     expect(r.hits).toEqual([]);
-    expect(outboxOf(s, ids[0] as string)[0]?.last_error).toBe('Live webhook URLs must use https.');
-    expect(outboxOf(s, ids[1] as string)[0]?.last_error).toMatch(/must be public/);
+    expect((await outboxOf(s, ids[0] as string))[0]?.last_error).toBe('Live webhook URLs must use https.');
+    expect((await outboxOf(s, ids[1] as string))[0]?.last_error).toMatch(/must be public/);
   });
 });
 
@@ -221,7 +222,7 @@ describe('delivery results are not a port scanner', () => {
       const id = created.body.data.id as string;
       await queueEvents(s, id, 1);
       await s.deliverWebhooks();
-      const [eventId] = outboxOf(s, id).map((d) => d.event_id);
+      const [eventId] = (await outboxOf(s, id)).map((d) => d.event_id);
       const seen = (await s.request('GET', `/events/${eventId}/deliveries`)).body.data.items[0];
       rows.push(seen);
     }
@@ -252,7 +253,7 @@ describe('no DNS rebinding', () => {
     await queueEvents(s, id, 1);
     await s.deliverWebhooks();
     expect(r.hits).toEqual([]);
-    expect(outboxOf(s, id)[0]?.last_error).toMatch(/resolves to a loopback address/);
+    expect((await outboxOf(s, id))[0]?.last_error).toMatch(/resolves to a loopback address/);
   });
 
   it('connects to the address that was checked, with the URL host in Host, resolving once per attempt', async () => {
@@ -319,7 +320,7 @@ describe('no DNS rebinding', () => {
     await s.deliverWebhooks();
     expect(serverNames).toEqual(['receiver.rebind.test']);
     // A self-signed certificate is not trusted: the attempt fails like any other without an answer.
-    expect(outboxOf(s, id)[0]).toMatchObject({ attempts: 1, last_error: noAnswerError });
+    expect((await outboxOf(s, id))[0]).toMatchObject({ attempts: 1, last_error: noAnswerError });
   });
 
   it('a name whose answer changes between attempts is checked again each time', async () => {
@@ -336,8 +337,8 @@ describe('no DNS rebinding', () => {
       await s.deliverWebhooks();
       s.clock.advance(1001);
     }
-    await until(() => (outboxOf(s, id)[0]?.attempts ?? 0) === 4, 'four attempts are recorded');
-    expect(outboxOf(s, id)[0]?.last_error).toMatch(
+    await until(async () => ((await outboxOf(s, id))[0]?.attempts ?? 0) === 4, 'four attempts are recorded');
+    expect((await outboxOf(s, id))[0]?.last_error).toMatch(
       /must be public: flip.example.com resolves to a link-local/,
     );
   });

@@ -6,10 +6,10 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import Database from 'better-sqlite3';
 import { newId } from '../../server/domain/ids.js';
 import type { Mode } from '../../server/storage/rows.js';
 import type { ResolveHost } from '../../server/webhooks/url-policy.js';
+import { queryRows } from '../support/database.js';
 import type { TestServer } from '../support/server.js';
 
 export interface Hit {
@@ -150,20 +150,19 @@ export interface OutboxRow {
   last_duration_ms: number | null;
 }
 
-/** The outbox rows of an endpoint, oldest first, read from the SQLite file like any reader. */
-export function outboxOf(server: TestServer, endpointId: string): OutboxRow[] {
-  const db = new Database(server.dbPath, { readonly: true });
-  try {
-    return db
-      .prepare(
-        `SELECT id, event_id, status, attempts, locked_until, next_attempt_at, last_error, last_response_status,
-                last_duration_ms
-           FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY next_attempt_at, seq`,
-      )
-      .all(endpointId) as OutboxRow[];
-  } finally {
-    db.close();
-  }
+/**
+ * The outbox rows of an endpoint, oldest first (those with no next attempt, finished, first on
+ * both engines), read from the server's database like any other reader would.
+ */
+export function outboxOf(server: TestServer, endpointId: string): Promise<OutboxRow[]> {
+  return queryRows<OutboxRow>(
+    server,
+    `SELECT id, event_id, status, attempts, locked_until, next_attempt_at, last_error, last_response_status,
+            last_duration_ms
+       FROM webhook_deliveries WHERE endpoint_id = ?
+      ORDER BY (next_attempt_at IS NULL) DESC, next_attempt_at, seq`,
+    endpointId,
+  );
 }
 
 /** Waits until `condition` holds, polling; fails with `what` if it never does. */
