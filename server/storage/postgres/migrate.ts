@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { checkout } from './checkout.js';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -23,8 +24,8 @@ export const MIGRATION_LOCK = 0x6d6f6d6f;
  */
 export async function migratePostgres(pool: pg.Pool): Promise<number[]> {
   const files = (await readdir(migrationsDir)).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
-  const client = await pool.connect();
-  let broken = false;
+  const held = await checkout(pool);
+  const { client } = held;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -60,13 +61,13 @@ export async function migratePostgres(pool: pg.Pool): Promise<number[]> {
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {
         // The session is gone, and its lock with it; the connection must not go back to the pool.
-        broken = true;
+        held.markBroken();
       });
     }
   } catch (error) {
-    broken = true;
+    held.markBroken();
     throw error;
   } finally {
-    client.release(broken);
+    held.release();
   }
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SharedCounters, Store, Tx } from '../store.js';
+import { checkout } from './checkout.js';
 import { postgresConnection } from './connection.js';
 import { postgresCounters } from './counters.js';
 import { migratePostgres } from './migrate.js';
@@ -169,8 +170,8 @@ async function inTransaction<T>(
   begin: string,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
+  const held = await checkout(pool);
+  const { client } = held;
   try {
     await client.query(begin);
     const value = await work(client);
@@ -179,12 +180,10 @@ async function inTransaction<T>(
   } catch (error) {
     // After a failed BEGIN or COMMIT there is no transaction left, and ROLLBACK only warns. A
     // ROLLBACK that fails means the connection itself broke: it is closed, not reused.
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
+    await client.query('ROLLBACK').catch(() => held.markBroken());
     throw error;
   } finally {
-    client.release(broken);
+    held.release();
   }
 }
 
