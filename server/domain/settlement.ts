@@ -121,10 +121,18 @@ function finalFrom(status: OperatorStatus): Final | null {
 const operatorConcurrency = 8;
 
 /**
- * How long a settlement pass holds its claim on a row, in operator timeouts: a status check, and
- * at worst the request sent again (token, request, a retry after a 401), each bounded by it.
+ * How long a settlement pass holds its claim on a live row, in operator timeouts: a status check,
+ * and at worst the request sent again (token, request, a retry after a 401), each bounded by it.
+ * A row claimed by an instance that crashed is looked at again once the claim ends (two minutes
+ * with the default OPERATOR_TIMEOUT_MS of 15 s).
  */
-const claimLeaseOperatorTimeouts = 10;
+const claimLeaseOperatorTimeouts = 8;
+
+/**
+ * The same for a sandbox movement: the sandbox operator answers in the process, at once, so a
+ * claim left by a crashed instance is taken over within seconds.
+ */
+const sandboxClaimMs = 5_000;
 
 interface Pending {
   id: string;
@@ -244,13 +252,14 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   // claimed first, its next check moved past a lease that outlasts this pass's questions about
   // it, and only the instance that won the claim asks the operator. A crashed instance's claims
   // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
-  const leaseUntil = now + claimLeaseOperatorTimeouts * config.operatorTimeoutMs;
   if (items.length === 0) return 0;
+  const leaseUntil = (mode: Mode) =>
+    now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
   const won = await store.transact(async (tx) => {
     const claimed = new Set<string>();
     for (const item of items) {
-      if (await tx[item.table].claim(item.row.id, item.row.next_check_at, leaseUntil))
-        claimed.add(item.row.id);
+      const { id, next_check_at, mode } = item.row;
+      if (await tx[item.table].claim(id, next_check_at, leaseUntil(mode))) claimed.add(id);
     }
     return claimed;
   });
