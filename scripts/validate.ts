@@ -17,6 +17,7 @@ const stages = [
   'test:unit',
   'test:postgres',
   'test:faults',
+  'test:faults:postgres',
   'test:contract',
 ] as const;
 

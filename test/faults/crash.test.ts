@@ -1,14 +1,15 @@
 /**
  * Crash: 20 clients send payments, payouts and top-ups to the real server (a child process);
- * it is killed with SIGKILL mid-load and restarted on the same SQLite file. Then every request
+ * it is killed with SIGKILL mid-load and restarted on the same database (the SQLite file, or with
+ * `TEST_DATABASE=postgres` a fresh PostgreSQL database of the run's cluster). Then every request
  * that was answered 2xx exists exactly once, nothing else moved money, every balance equals its
  * ledger, settlement carries on to the sandbox's outcomes, and every event reaches the webhook
  * receiver registered before the crash.
  *
  * SIGKILL kills the process, not the machine: what a committed transaction wrote is in the OS
- * page cache either way. Losing power is not simulated here (`synchronous=FULL` is what covers it).
+ * page cache (SQLite) or the database server (PostgreSQL) either way. Losing power is not
+ * simulated here (`synchronous=FULL`, PostgreSQL's fsync on commit are what cover it).
  */
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
@@ -30,7 +31,13 @@ import {
   tempFolder,
   waitUntil,
 } from './support/load.js';
-import { inspectMoney, type MoneySnapshot, watchUnansweredCommits } from './support/money.js';
+import {
+  describeDatabase,
+  type MoneySnapshot,
+  readMoney,
+  testDatabase,
+  watchUnansweredCommits,
+} from './support/money.js';
 import { type FaultReceiver, startFaultReceiver } from './support/receiver.js';
 
 const clients = 20;
@@ -70,14 +77,14 @@ const statusOf: Record<LogicalRequest['kind'], Record<string, string>> = {
   payout: { success: 'success', failed: 'failed', pending: 'pending' },
 };
 
-describe('kill -9 under load, then restart on the same file', () => {
+describe('kill -9 under load, then restart on the same database', () => {
   it('keeps every answered request exactly once, moves nothing else, and resumes settlement and webhooks', {
     timeout: 150_000,
   }, async () => {
     const started = Date.now();
-    const dbPath = join(folder.dir, 'payments.db');
-    const account: CliAccount = await createAccountWithCli(dbPath, 'Crash test');
-    let server = await startChildServer({ dbPath, name: 'before-crash', env: serverEnv });
+    const database = await testDatabase(folder.dir);
+    const account: CliAccount = await createAccountWithCli(database, 'Crash test');
+    let server = await startChildServer({ ...database, name: 'before-crash', env: serverEnv });
     servers.push(server);
     const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
       callApi(server.url, account, method, path, options);
@@ -147,20 +154,20 @@ describe('kill -9 under load, then restart on the same file', () => {
       5,
     );
     // Aim the kill: pause the server until it is caught between a commit and its answer.
-    const watcher = watchUnansweredCommits(
-      dbPath,
+    const watcher = await watchUnansweredCommits(
+      database,
       (reference) => reference === 'crash-fund' || answeredKeys.has(reference),
     );
     const aimed = await watcher.pauseBetweenCommitAndAnswer(server);
-    watcher.close();
+    await watcher.close();
     const killing = server.kill();
     stop = true;
     await killing;
     await Promise.all(running);
     const killedAt = Date.now();
 
-    // Right after the crash, before anything recovers: the file is already consistent.
-    const atCrash: MoneySnapshot = inspectMoney(dbPath);
+    // Right after the crash, before anything recovers: the database is already consistent.
+    const atCrash: MoneySnapshot = await readMoney(database);
     expect(atCrash.problems).toEqual([]);
     const pendingAtCrash = atCrash.deliveries.filter((d) => d.status === 'pending');
     const eventsById = new Map(atCrash.events.map((e) => [e.id, e]));
@@ -182,8 +189,8 @@ describe('kill -9 under load, then restart on the same file', () => {
       .map((s) => `${s.request.kind} ${s.request.key}: ${s.response?.status} ${s.response?.text}`);
     expect(unexpected).toEqual([]);
 
-    // Restart on the same file; the receiver accepts again.
-    server = await startChildServer({ dbPath, name: 'after-crash', env: serverEnv });
+    // Restart on the same database; the receiver accepts again.
+    server = await startChildServer({ ...database, name: 'after-crash', env: serverEnv });
     servers.push(server);
     const restartedAt = Date.now();
     receiver.setAccepting(true);
@@ -219,10 +226,10 @@ describe('kill -9 under load, then restart on the same file', () => {
         const msisdn = m.msisdn ?? '';
         return m.status === statusOf[m.kind][expectedOutcome(msisdn)];
       });
-    let latest = inspectMoney(dbPath);
+    let latest = await readMoney(database);
     await waitUntil(
-      () => {
-        latest = inspectMoney(dbPath);
+      async () => {
+        latest = await readMoney(database);
         return reached(latest);
       },
       30_000,
@@ -236,8 +243,8 @@ describe('kill -9 under load, then restart on the same file', () => {
 
     // Webhook deliveries resume: every event reaches the receiver at least once.
     await waitUntil(
-      () => {
-        latest = inspectMoney(dbPath);
+      async () => {
+        latest = await readMoney(database);
         const accepted = receiver?.accepted() ?? new Set<string>();
         return (
           latest.deliveries.every((d) => d.status === 'succeeded') &&
@@ -254,7 +261,7 @@ describe('kill -9 under load, then restart on the same file', () => {
     );
 
     const recoveredAfterMs = Date.now() - restartedAt;
-    const final = inspectMoney(dbPath);
+    const final = await readMoney(database);
     expect(final.problems).toEqual([]);
 
     // Every request answered 2xx (before the crash, or on its retry) exists exactly once, with
@@ -270,7 +277,7 @@ describe('kill -9 under load, then restart on the same file', () => {
         const id = answer.body.data.transaction_id as string;
         if (rows.length !== 1 || rows[0]?.id !== id) {
           notExactlyOnce.push(
-            `${s.request.key} answered ${id} but the file holds [${rows.map((r) => r.id)}]`,
+            `${s.request.key} answered ${id} but the database holds [${rows.map((r) => r.id)}]`,
           );
         }
         const read = await api('GET', `${s.request.path}/${id}`);
@@ -302,11 +309,11 @@ describe('kill -9 under load, then restart on the same file', () => {
     // The balance the API shows is the one the ledger holds.
     const balance = await api('GET', '/balance');
     const walletId = balance.body.data.wallet_id as string;
-    const fileBalance = final.balances.find(
+    const storedBalance = final.balances.find(
       (b) => b.wallet_id === walletId && b.currency === 'XAF',
     )?.available;
     expect(balance.body.data.balances.find((b: { currency: string }) => b.currency === 'XAF').available).toBe(
-      fileBalance,
+      storedBalance,
     );
 
     // Every delivery queued at the crash arrived after the restart; nothing unknown arrived.
@@ -328,7 +335,7 @@ describe('kill -9 under load, then restart on the same file', () => {
 
     const answers = sent.filter((s) => s.response).length;
     console.info(
-      `[faults/crash] seed ${seed}: ${sent.length} requests from ${clients} clients, ${answers} answered before the kill ` +
+      `[faults/crash] ${describeDatabase(database)}, seed ${seed}: ${sent.length} requests from ${clients} clients, ${answers} answered before the kill ` +
         `(${sent.filter((s) => s.response?.status === 202).length} × 202, ${sent.filter((s) => s.response?.status === 403).length} × 403), ` +
         `${inFlight.length} cut by the kill${aimed ? ' (aimed: killed while paused between a commit and its answer)' : ' (not aimed: no pause caught a commit without its answer)'}, ${committedInFlight.length} of them had committed and were replayed on retry; ` +
         `${answered2xx} exist exactly once; ${pendingAtCrash.length} webhook deliveries queued at the crash ` +

@@ -2,11 +2,11 @@
  * Idempotency under chaos: clients send payments, payouts and top-ups, each logical request
  * from two senders at once (a client that gave up waiting and retried while its first attempt
  * was still in flight), and every sender retries with the same Idempotency-Key after a network
- * error or a 503, while the server is killed with SIGKILL and restarted on the same file
- * several times. At the end each logical request created exactly one movement, every answer
+ * error or a 503, while the server is killed with SIGKILL and restarted on the same database
+ * several times (the SQLite file, or with `TEST_DATABASE=postgres` a fresh PostgreSQL database of
+ * the run's cluster). At the end each logical request created exactly one movement, every answer
  * it got names that movement, and the money adds up.
  */
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
@@ -27,7 +27,13 @@ import {
   tempFolder,
   waitUntil,
 } from './support/load.js';
-import { inspectMoney, type MoneySnapshot, watchUnansweredCommits } from './support/money.js';
+import {
+  describeDatabase,
+  type MoneySnapshot,
+  readMoney,
+  testDatabase,
+  watchUnansweredCommits,
+} from './support/money.js';
 
 const kills = 4;
 const clients = 10;
@@ -70,9 +76,9 @@ const statusOf: Record<LogicalRequest['kind'], Record<string, string>> = {
 describe('retries with the same Idempotency-Key while the server is killed and restarted', () => {
   it('create each movement exactly once', { timeout: 180_000 }, async () => {
     const started = Date.now();
-    const dbPath = join(folder.dir, 'payments.db');
-    const account: CliAccount = await createAccountWithCli(dbPath, 'Chaos test');
-    let server = await startChildServer({ dbPath, name: 'chaos-0' });
+    const database = await testDatabase(folder.dir);
+    const account: CliAccount = await createAccountWithCli(database, 'Chaos test');
+    let server = await startChildServer({ ...database, name: 'chaos-0' });
     servers.push(server);
     const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
       callApi(server.url, account, method, path, options);
@@ -162,11 +168,11 @@ describe('retries with the same Idempotency-Key while the server is killed and r
     };
     const running = Array.from({ length: clients }, client);
 
-    // Chaos: let the load run a little, kill, restart on the same file; again. Every other kill
+    // Chaos: let the load run a little, kill, restart on the same database; again. Every other kill
     // is aimed: the server is paused at random moments until it is caught holding a committed
     // movement it has not answered, and killed then.
-    const watcher = watchUnansweredCommits(
-      dbPath,
+    const watcher = await watchUnansweredCommits(
+      database,
       (reference) => reference === 'chaos-fund' || answeredKeys.has(reference),
     );
     const downtimes: number[] = [];
@@ -178,21 +184,21 @@ describe('retries with the same Idempotency-Key while the server is killed and r
       inFlightAtKill.push(inFlight);
       await server.kill();
       const killedAt = Date.now();
-      server = await startChildServer({ dbPath, name: `chaos-${k}` });
+      server = await startChildServer({ ...database, name: `chaos-${k}` });
       servers.push(server);
       downtimes.push(Date.now() - killedAt);
     }
-    watcher.close();
+    await watcher.close();
     await sleep(500);
     loadOn = false;
     await Promise.all(running);
     expect(unexpected).toEqual([]);
 
-    // Settlement finishes what is left, then the file is checked.
-    let snapshot: MoneySnapshot = inspectMoney(dbPath);
+    // Settlement finishes what is left, then the database is checked.
+    let snapshot: MoneySnapshot = await readMoney(database);
     await waitUntil(
-      () => {
-        snapshot = inspectMoney(dbPath);
+      async () => {
+        snapshot = await readMoney(database);
         return snapshot.movements.every(
           (m) => m.status === statusOf[m.kind][expectedOutcome(m.msisdn ?? '')],
         );
@@ -220,11 +226,15 @@ describe('retries with the same Idempotency-Key while the server is killed and r
         );
       }
       if (rows.length !== 1) {
-        wrong.push(`${logical.request.key}: ${rows.length} movements in the file [${rows.map((r) => r.id)}]`);
+        wrong.push(
+          `${logical.request.key}: ${rows.length} movements in the database [${rows.map((r) => r.id)}]`,
+        );
       } else if (ids.size !== 1 || !ids.has(rows[0]?.id)) {
-        wrong.push(`${logical.request.key}: answered with [${[...ids]}] but the file holds ${rows[0]?.id}`);
+        wrong.push(
+          `${logical.request.key}: answered with [${[...ids]}] but the database holds ${rows[0]?.id}`,
+        );
       } else if (rows[0]?.amount !== logical.request.amount || rows[0]?.kind !== logical.request.kind) {
-        wrong.push(`${logical.request.key}: the file holds ${rows[0]?.kind} ${rows[0]?.amount}`);
+        wrong.push(`${logical.request.key}: the database holds ${rows[0]?.kind} ${rows[0]?.amount}`);
       }
       if (logical.answers.every((a) => a.headers.get('idempotent-replayed') === 'true')) lostAnswers++;
     }
@@ -244,7 +254,7 @@ describe('retries with the same Idempotency-Key while the server is killed and r
     const refused = networkErrors.filter((a) => a.networkError === 'ECONNREFUSED').length;
     const replays = logicals.reduce((n, l) => n + l.attempts.filter((a) => a.replayed).length, 0);
     console.info(
-      `[faults/idempotency-chaos] seed ${seed}: ${logicals.length} logical requests, each from 2 concurrent senders; ` +
+      `[faults/idempotency-chaos] ${describeDatabase(database)}, seed ${seed}: ${logicals.length} logical requests, each from 2 concurrent senders; ` +
         `${httpRequests} HTTP attempts: ${networkErrors.length - refused} cut by a kill, ${refused} refused while down, ${transient503} × 503, ` +
         `${replays} answered by replay; ${lostAnswers} requests committed but lost their answer to a kill and were replayed; ` +
         `${kills} kills (${aimedHits} caught between a commit and its answer) with ${inFlightAtKill.join(', ')} requests in flight (restart ${downtimes.map((d) => `${(d / 1000).toFixed(1)} s`).join(', ')}); ` +

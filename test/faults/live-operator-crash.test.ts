@@ -1,7 +1,9 @@
 /**
  * kill -9 around the operator call, in live mode against the MTN MoMo and Orange Money
  * simulators: the server (a child process, `tsx server/main.ts`) SIGKILLs itself at a named
- * point (`FAULT_KILL_AT`, server/operators/fault-points.ts) and is restarted on the same file:
+ * point (`FAULT_KILL_AT`, server/operators/fault-points.ts) and is restarted on the same database
+ * (the SQLite file, or with `TEST_DATABASE=postgres` a fresh PostgreSQL database of the run's
+ * cluster):
  *
  * - between our commit and the operator call: the request never reached the operator; after the
  *   restart its status is asked (MTN 404 / no Orange payToken) and the same request is sent, once;
@@ -12,7 +14,6 @@
  * Each movement settles exactly once, the operator saw exactly one request for it, a client
  * retrying with its Idempotency-Key gets the same movement, and every balance equals its ledger.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
 import {
@@ -25,13 +26,14 @@ import {
   type CliAccount,
   callApi,
   createAccountWithCli,
+  type DatabaseTarget,
   startChildServer,
 } from '../support/child-server.js';
 import { tempFolder, waitUntil } from './support/load.js';
-import { inspectMoney } from './support/money.js';
+import { readMoney, testDatabase } from './support/money.js';
 
 const folder = tempFolder('live-crash-');
-const dbPath = join(folder.dir, 'payments.db');
+let database: DatabaseTarget;
 let mtnSim: MtnMomoSimulator;
 let orangeSim: OrangeMoneySimulator;
 let account: CliAccount;
@@ -41,7 +43,7 @@ let running: ChildServer | undefined;
 
 async function start(faultAt?: string): Promise<ChildServer> {
   running = await startChildServer({
-    dbPath,
+    ...database,
     name: faultAt ? `server (dies at ${faultAt})` : 'server',
     env: {
       ...mtnEnv(mtnSim),
@@ -86,14 +88,15 @@ async function postDying(server: ChildServer, path: string, body: unknown, key: 
   return answer;
 }
 
-function moneyProblems(): string[] {
-  return inspectMoney(dbPath).problems;
+async function moneyProblems(): Promise<string[]> {
+  return (await readMoney(database)).problems;
 }
 
 beforeAll(async () => {
   mtnSim = await startMtnMomoSimulator({ settleMs: 0 });
   orangeSim = await startOrangeMoneySimulator({ settleMs: 0 });
-  account = await createAccountWithCli(dbPath, 'Live crash account');
+  database = await testDatabase(folder.dir);
+  account = await createAccountWithCli(database, 'Live crash account');
   liveAs = { apiUser: account.apiUser, testKey: account.liveKey };
   const server = await start();
   serviceId = (await callApi(server.url, liveAs, 'POST', '/services', { body: { name: 'Shop' } })).body.data
@@ -160,7 +163,7 @@ describe.each([
     expect(
       method === 'mtn_momo' ? (sent[0] as { posts: number }).posts : (sent[0] as { pays: number }).pays,
     ).toBe(1);
-    expect(moneyProblems()).toEqual([]);
+    expect(await moneyProblems()).toEqual([]);
   }, 60_000);
 
   it('killed between the operator accepting a payout and our next commit: it settles once, never sent twice', async () => {
@@ -190,7 +193,7 @@ describe.each([
         ? (sentBefore[0] as { referenceId: string }).referenceId
         : (sentBefore[0] as { orderId: string }).orderId;
     expect(requestsFor(ref)).toBe(1);
-    expect(moneyProblems()).toEqual([]);
+    expect(await moneyProblems()).toEqual([]);
   }, 60_000);
 
   it('killed between a final status and the settlement commit: after restart it is credited once', async () => {
@@ -221,6 +224,6 @@ describe.each([
     const events = await get(server, `/events?transaction_id=${id}`);
     expect((events.items as Array<{ event: string }>).map((e) => e.event)).toEqual(['payment.completed']);
     await server.stop();
-    expect(moneyProblems()).toEqual([]);
+    expect(await moneyProblems()).toEqual([]);
   }, 60_000);
 });

@@ -476,6 +476,8 @@ describe('two instances on one PostgreSQL database', () => {
     const [a, b] = await startPair(url, {
       WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
       WEBHOOK_CIRCUIT_FAILURES: '1000',
+      // Two deliveries in flight per instance: three leases at once mean the other one holds some.
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
     });
     const account = await sandboxAccount([a, b]);
     const receiver = await startSlowReceiver(300);
@@ -534,6 +536,13 @@ describe('two instances on one PostgreSQL database', () => {
       () => answered >= killAfter,
       60_000,
       () => `only ${answered} answers`,
+      5,
+    );
+    // The kill must leave leases behind: wait until more are held than one instance may hold.
+    await waitUntil(
+      async () => (await leasedDeliveries(url)).size > 2,
+      30_000,
+      () => 'both instances never held webhook leases at once',
       5,
     );
     const inFlightAtKill = next - answered;

@@ -17,6 +17,7 @@ import {
   createAccountWithCli,
   startChildServer,
 } from '../support/child-server.js';
+import { testEngine } from '../support/server.js';
 import {
   internalErrors,
   logicalRequest,
@@ -53,7 +54,9 @@ function documented503(response: CallResult): boolean {
   );
 }
 
-describe('two server processes on the same SQLite file', () => {
+// Two processes sharing one SQLite FILE (its write lock); on PostgreSQL several instances share a
+// database instead: multi-instance-postgres.test.ts.
+describe.skipIf(testEngine === 'postgres')('two server processes on the same SQLite file', () => {
   let account: CliAccount;
   let a: ChildServer;
   let b: ChildServer;

@@ -1,6 +1,7 @@
 /**
  * The real server as a child process, exactly as `npm start` runs it (`tsx server/main.ts`),
- * on a SQLite file the test chooses and a free 127.0.0.1 port. For tests that must crash it
+ * on a SQLite file the test chooses (or any database `databaseEnv` names: a PostgreSQL
+ * `DATABASE_URL`) and a free 127.0.0.1 port. For tests that must crash it
  * (`kill()` is SIGKILL), restart it on the same file, or run two of them side by side.
  *
  * tsx runs the server in a grandchild process, so every server is started in its own process
@@ -17,8 +18,8 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const tsxBin = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
 /**
- * Settings that keep fault tests short: fast sandbox settlement and polling, quick webhook
- * retries and leases (`WEBHOOK_TIMEOUT_MS` 2 s gives a 5 s lease), and no rate limit.
+ * Settings that keep fault tests short: fast sandbox settlement and polling, short settlement
+ * claims, quick webhook retries and leases (`WEBHOOK_TIMEOUT_MS` 2 s gives a 5 s lease), and no rate limit.
  */
 export const fastServerEnv: Record<string, string> = {
   NODE_ENV: 'development',
@@ -26,6 +27,10 @@ export const fastServerEnv: Record<string, string> = {
   PORT: '0',
   LOG_LEVEL: 'info',
   SANDBOX_SETTLE_MS: '200',
+  // Settlement claims a due row for 10 operator timeouts before asking (server/domain/settlement.ts):
+  // a server killed between a claim and its settlement leaves the row to its restart after 10 s,
+  // not the default 150 s. The sandbox operator answers at once, so nothing else depends on it.
+  OPERATOR_TIMEOUT_MS: '1000',
   SETTLEMENT_POLL_MS: '50',
   WEBHOOK_POLL_MS: '50',
   WEBHOOK_RETRY_BASE_MS: '100',
@@ -34,8 +39,18 @@ export const fastServerEnv: Record<string, string> = {
   AUTH_FAILURE_LIMIT: '1000000',
 };
 
-export interface ChildServerOptions {
+/**
+ * The database a child server or the admin CLI works on: the SQLite file `dbPath`, unless
+ * `databaseEnv` names another one (`{ DATABASE_URL, SECRETS_ENCRYPTION_KEY }` for PostgreSQL;
+ * `testDatabaseEnv()` of test/support/server.ts gives the one of the engine under test).
+ */
+export interface DatabaseTarget {
   dbPath: string;
+  /** Merged into the child's environment after `DATABASE_PATH`, so it wins; empty for SQLite. */
+  databaseEnv?: Record<string, string>;
+}
+
+export interface ChildServerOptions extends DatabaseTarget {
   /** Added to (and overriding) `fastServerEnv`. */
   env?: Record<string, string>;
   /** Runs the server under this user (only root can ask): makes file permissions bite. */
@@ -55,6 +70,8 @@ export interface ChildServer {
   /** The pid of the node process that runs the server (tsx's child), from its log. */
   pid: number;
   dbPath: string;
+  /** What `databaseEnv` the server was started with (empty: the SQLite file `dbPath`). */
+  databaseEnv: Record<string, string>;
   /** Everything printed so far, stdout and stderr (the last 8 MB). */
   output(): string;
   /** The JSON log lines (pino) printed so far. */
@@ -133,15 +150,17 @@ async function waitDead(pids: number[], timeoutMs: number): Promise<boolean> {
   return pids.every(processDead);
 }
 
-/** Starts `tsx server/main.ts` on `dbPath`; resolves once it logs `listening`. */
+/** Starts `tsx server/main.ts` on `dbPath` (or `databaseEnv`); resolves once it logs `listening`. */
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   installCleanup();
   const name = options.name ?? 'server';
+  const databaseEnv = options.databaseEnv ?? {};
   const env = {
     ...process.env,
     ...fastServerEnv,
     ...(options.env ?? {}),
     DATABASE_PATH: options.dbPath,
+    ...databaseEnv,
   };
   const [command, ...args] = options.prefix?.length
     ? [...options.prefix, tsxBin, 'server/main.ts']
@@ -239,6 +258,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     port,
     pid: serverPid,
     dbPath: options.dbPath,
+    databaseEnv,
     output: () => output,
     logLines: () => lines,
     errorLines: () =>
@@ -273,15 +293,19 @@ export interface CliAccount {
   liveKey: string;
 }
 
-/** `npm run admin -- create-account --json` against `dbPath`. */
+/**
+ * `npm run admin -- create-account --json` against `database`: a SQLite file's path, or a
+ * `DatabaseTarget` whose `databaseEnv` may name another database.
+ */
 export async function createAccountWithCli(
-  dbPath: string,
+  database: string | DatabaseTarget,
   name = 'Fault test account',
   user?: { uid: number; gid: number },
 ): Promise<CliAccount> {
+  const target: DatabaseTarget = typeof database === 'string' ? { dbPath: database } : database;
   const child = spawn(tsxBin, ['server/admin/cli.ts', 'create-account', '--name', name, '--json'], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_PATH: dbPath },
+    env: { ...process.env, DATABASE_PATH: target.dbPath, ...(target.databaseEnv ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });

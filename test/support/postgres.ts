@@ -17,6 +17,13 @@ export interface PostgresCluster {
   createDatabase(): Promise<string>;
   /** Stops the server at once and deletes its files. */
   stop(): Promise<void>;
+  /**
+   * `pg_ctl stop -m immediate`: the server goes away at once, as in a crash (every connection
+   * cut, nothing flushed beyond what commits already made durable); its files stay.
+   */
+  pause(): Promise<void>;
+  /** Starts the paused server again on the same files and port (crash recovery runs first). */
+  resume(): Promise<void>;
 }
 
 /**
@@ -50,6 +57,25 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       : run(join(bin, command), args);
 
   const port = await freePort();
+  const settings = [
+    `-p ${port}`,
+    '-c listen_addresses=127.0.0.1',
+    `-c unix_socket_directories=${folder}`,
+    '-c max_connections=200',
+  ];
+  const pgCtlStart = () =>
+    postgresCommand('pg_ctl', [
+      'start',
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      join(folder, 'log'),
+      '-o',
+      settings.join(' '),
+    ]);
   try {
     await postgresCommand('initdb', [
       '-D',
@@ -64,24 +90,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '--no-sync',
       '--no-instructions',
     ]);
-    const settings = [
-      `-p ${port}`,
-      '-c listen_addresses=127.0.0.1',
-      `-c unix_socket_directories=${folder}`,
-      '-c max_connections=200',
-    ];
-    await postgresCommand('pg_ctl', [
-      'start',
-      '-D',
-      data,
-      '-w',
-      '-t',
-      '60',
-      '-l',
-      join(folder, 'log'),
-      '-o',
-      settings.join(' '),
-    ]);
+    await pgCtlStart();
   } catch (error) {
     const log = join(folder, 'log');
     const detail = existsSync(log) ? `\n${readFileSync(log, 'utf8')}` : '';
@@ -98,6 +107,12 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     async createDatabase() {
       created += 1;
       return createTestDatabase(url('postgres'), `test_${process.pid}_${created}`);
+    },
+    async pause() {
+      await postgresCommand('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+    },
+    async resume() {
+      await pgCtlStart();
     },
     async stop() {
       try {
