@@ -16,7 +16,8 @@ declare module 'autocannon' {
     }
 
     interface Options {
-      url: string;
+      /** Several URLs: the connections are dealt round-robin over them. */
+      url: string | string[];
       title?: string;
       connections?: number;
       /** Seconds. */

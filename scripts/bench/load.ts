@@ -21,6 +21,11 @@ export interface LoadOptions {
   title: string;
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /**
+   * More servers answering the same requests (instances sharing one database): autocannon deals
+   * the connections round-robin over `origin` and these, so each gets an equal share.
+   */
+  alsoOrigins?: string[];
   request: LoadRequest;
   connections: number;
   durationS: number;
@@ -131,7 +136,7 @@ export async function runSlice(
   showProgress = true,
 ): Promise<Slice> {
   const instance = autocannon({
-    url: options.origin,
+    url: options.alsoOrigins?.length ? [options.origin, ...options.alsoOrigins] : options.origin,
     title: options.title,
     connections: options.connections,
     duration: durationS,

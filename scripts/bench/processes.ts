@@ -4,7 +4,7 @@
  * Every child is registered here and killed when the benchmark ends, fails or is interrupted.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const live = new Set<ChildProcess>();
@@ -101,6 +101,38 @@ export function readCpuMs(pid: number): number | undefined {
   return Number.isFinite(user) && Number.isFinite(system)
     ? ((user + system) * 1000) / ticksPerSecond
     : undefined;
+}
+
+/**
+ * CPU time of a process and of its children (user + system, ms): its own, its reaped children's
+ * (cutime, cstime) and its live children's. For a server that forks a process per connection
+ * (PostgreSQL's postmaster and its backends). NaN without /proc.
+ */
+export function readTreeCpuMs(pid: number): number {
+  const fieldsOf = (p: number | string) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return undefined;
+    }
+  };
+  const own = fieldsOf(pid);
+  if (!own) return Number.NaN;
+  // From field 3 (state): [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return Number.NaN;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = fieldsOf(entry);
+    if (fields && Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / ticksPerSecond;
 }
 
 export interface ServerProcess {

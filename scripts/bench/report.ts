@@ -41,6 +41,9 @@ export function ms(value: number): string {
   return value < 10 ? value.toFixed(2) : value.toFixed(1);
 }
 
+/** 10000 -> "10k", 1000000 -> "1M". */
+export const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
+
 export function times(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
 }

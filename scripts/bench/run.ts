@@ -11,7 +11,8 @@
  *   npm run bench                  full run (about 6 minutes)
  *   npm run bench -- --quick       smoke run: short slices, 10k vs 100k rows (about 2 minutes)
  *   npm run bench -- --only api,growth
- *                                  sections: bare, api, validation, prism, growth, webhooks
+ *                                  sections: bare, api, validation, prism, growth, postgres, webhooks
+ *                                  (postgres: a throwaway PostgreSQL cluster, see postgres.ts)
  *   npm run bench -- --profile     also writes V8 CPU profiles of our servers to build/bench/profiles
  */
 import { randomBytes } from 'node:crypto';
@@ -21,16 +22,21 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  combine,
-  type LoadOptions,
-  type LoadRequest,
-  type LoadResult,
-  runLoad,
-  runSlice,
-  type Slice,
-} from './load.js';
+  type Api,
+  type Credentials,
+  call,
+  cursorAt,
+  type Database,
+  type Operation,
+  operations,
+  paymentBody,
+  requestMix,
+  type Scenario,
+} from './api.js';
+import { combine, type LoadRequest, type LoadResult, runLoad, runSlice, type Slice } from './load.js';
 import { describeMachine } from './machine.js';
 import { type PacedResult, runPaced } from './paced.js';
+import { type PostgresSummary, postgresRatios, runPostgresSection } from './postgres.js';
 import {
   freePort,
   installCleanup,
@@ -49,6 +55,7 @@ import {
   ms,
   type Ratio,
   type Row,
+  sizeLabel,
   type Target,
   times,
 } from './report.js';
@@ -56,7 +63,7 @@ import { countRows, type Seeded, seedDatabase } from './seed.js';
 import { createPayments, type DeliveryStats, deliveryStats, startReceiver } from './webhooks.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const sections = ['bare', 'api', 'validation', 'prism', 'growth', 'webhooks'] as const;
+const sections = ['bare', 'api', 'validation', 'prism', 'growth', 'postgres', 'webhooks'] as const;
 type Section = (typeof sections)[number];
 
 const { values: flags } = parseArgs({
@@ -188,14 +195,6 @@ async function measure(
   return addRow(server, section, key, label, result, server.windowPeakKb());
 }
 
-interface Scenario {
-  key: string;
-  section: string;
-  label: string;
-  server: ServerProcess;
-  options: Omit<LoadOptions, 'durationS' | 'warmupS'>;
-}
-
 /**
  * Measures scenarios in rounds: every round runs each scenario for `sliceS` seconds, starting
  * one place further down the list each time. Peak memory is the highest sampled during the
@@ -235,31 +234,23 @@ async function interleave(
   }
 }
 
-interface Credentials {
-  api_user: string;
-  test_key: string;
-}
+/** Bare Express and Prism get the same request bytes as our POST (only the ids differ). */
+const placeholderService = 'svc_D0ZWUJVoTsan5UIrjR1AgIMn';
 
-async function createAccount(dbPath: string): Promise<Credentials> {
+async function createAccount(database: Database): Promise<Credentials> {
   const out = await runCommand(
     join(root, 'node_modules/.bin/tsx'),
     ['server/admin/cli.ts', 'create-account', '--name', 'bench', '--json'],
-    { DATABASE_PATH: dbPath },
+    // The same key as the servers': with DATABASE_URL it is required, and seals the secrets.
+    { ...database, SECRETS_ENCRYPTION_KEY: apiEnv.SECRETS_ENCRYPTION_KEY },
     root,
   );
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Credentials;
 }
 
-interface Api {
-  proc: ServerProcess;
-  origin: string;
-  apiUrl: string;
-  headers: Record<string, string>;
-}
-
 async function startApi(
   name: string,
-  dbPath: string,
+  database: Database,
   credentials: Credentials,
   env: Record<string, string>,
 ): Promise<Api> {
@@ -274,7 +265,7 @@ async function startApi(
     name,
     process.execPath,
     [...profile, '--import', 'tsx', 'server/main.ts'],
-    { ...apiEnv, DATABASE_PATH: dbPath, PORT: String(port), ...env },
+    { ...apiEnv, ...database, PORT: String(port), ...env },
     { cwd: root },
   );
   const origin = `http://127.0.0.1:${port}`;
@@ -287,36 +278,39 @@ async function startApi(
   };
 }
 
-async function call<T>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${api.apiUrl}${path}`, {
-    method,
-    headers: { ...api.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await response.json()) as { data: T };
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
-  return json.data;
+/** Bare Express (scripts/bench/bare-server.ts) and its POST scenario, the same bytes as ours. */
+async function startBare(): Promise<Omit<Scenario, 'key' | 'section'>> {
+  const port = await freePort();
+  const bare = startProcess(
+    'bare express',
+    process.execPath,
+    ['--import', 'tsx', 'scripts/bench/bare-server.ts'],
+    { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    { cwd: root },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(bare, `${origin}/v1/healthz`);
+  return {
+    label: 'bare Express: POST /v1/payments, fixed JSON answer',
+    server: bare,
+    options: {
+      title: 'bare Express POST',
+      origin,
+      connections: plan.connections,
+      request: {
+        method: 'POST',
+        path: '/v1/payments',
+        headers: {
+          authorization: 'Bearer sk_test_00000000000000000000000000000000',
+          'x-api-user': 'bench',
+        },
+        // The same request bytes as our POST (only the ids differ).
+        body: paymentBody(placeholderService),
+        uniqueIdempotencyKey: true,
+      },
+    },
+  };
 }
-
-/** A successful sandbox payment: a number not ending in 1 or 4. */
-function paymentBody(serviceId: string): string {
-  return JSON.stringify({
-    amount: 2500,
-    currency: 'XAF',
-    customer_msisdn: '237670000000',
-    payment_method: 'mtn_momo',
-    service_id: serviceId,
-    reference: 'bench',
-  });
-}
-
-const cursorAt = (seq: number) => Buffer.from(String(seq)).toString('base64url');
-const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
-const operations = {
-  post: 'POST /payments',
-  get: 'GET /payments/{id}',
-  list: 'GET /payments?limit=20',
-} as const;
 
 async function main(): Promise<void> {
   installCleanup();
@@ -336,94 +330,40 @@ async function main(): Promise<void> {
     | { burst: DeliveryStats & { peakRssMb: number }; steady: DeliveryStats & { rate: number } }
     | undefined;
   let halfRate = 0;
+  let postgres: PostgresSummary | undefined;
 
   try {
     // 1. Throughput: every server side by side, scenarios interleaved.
     const scenarios: Scenario[] = [];
-    const byOperation: Record<keyof typeof operations, Scenario[]> = { post: [], get: [], list: [] };
+    const byOperation: Record<Operation, Scenario[]> = { post: [], get: [], list: [] };
     const connections = plan.connections;
-    // Bare Express and Prism get the same request bytes as our POST (only the ids differ).
-    const placeholderService = 'svc_D0ZWUJVoTsan5UIrjR1AgIMn';
     let ours: { api: Api; post: LoadRequest } | undefined;
 
     if (runs('bare')) {
-      const port = await freePort();
-      const bare = startProcess(
-        'bare express',
-        process.execPath,
-        ['--import', 'tsx', 'scripts/bench/bare-server.ts'],
-        { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
-        { cwd: root },
-      );
-      const origin = `http://127.0.0.1:${port}`;
-      await waitForHttp(bare, `${origin}/v1/healthz`);
-      byOperation.post.push({
-        key: 'bare.post',
-        section: 'Throughput',
-        label: 'bare Express: POST /v1/payments, fixed JSON answer',
-        server: bare,
-        options: {
-          title: 'bare Express POST',
-          origin,
-          connections,
-          request: {
-            method: 'POST',
-            path: '/v1/payments',
-            headers: {
-              authorization: 'Bearer sk_test_00000000000000000000000000000000',
-              'x-api-user': 'bench',
-            },
-            body: paymentBody(placeholderService),
-            uniqueIdempotencyKey: true,
-          },
-        },
-      });
+      const bare = await startBare();
+      byOperation.post.push({ ...bare, key: 'bare.post', section: 'Throughput' });
     }
 
     for (const variant of ['api', 'validation'] as const) {
       if (!runs(variant)) continue;
       const responses = variant === 'validation';
       const name = responses ? 'api, request+response validation' : 'api, request validation';
-      const dbPath = join(work, `${variant}.db`);
-      const credentials = await createAccount(dbPath);
-      const api = await startApi(name, dbPath, credentials, { VALIDATE_RESPONSES: String(responses) });
-      const service = await call<{ service_id: string }>(api, 'POST', '/services', {
-        name: 'Bench shop',
-        type: 'website',
-      });
-      const body = paymentBody(service.service_id);
-      const payment = await call<{ transaction_id: string }>(api, 'POST', '/payments', JSON.parse(body));
-      const post: LoadRequest = {
-        method: 'POST',
-        path: '/v1/payments',
-        headers: api.headers,
-        body,
-        uniqueIdempotencyKey: true,
-      };
-      if (!responses) ours = { api, post };
+      const database = { DATABASE_PATH: join(work, `${variant}.db`) };
+      const credentials = await createAccount(database);
+      const api = await startApi(name, database, credentials, { VALIDATE_RESPONSES: String(responses) });
+      const mix = await requestMix(api);
+      if (!responses) ours = { api, post: mix.post };
       const suffix = responses ? ' (+ response validation)' : '';
-      const scenario = (op: keyof typeof operations, label: string, request: LoadRequest): Scenario => ({
-        key: `${variant}.${op}`,
-        section: 'Throughput',
-        label: `ours: ${label}${suffix}`,
-        server: api.proc,
-        options: { title: `${label}${suffix}`, origin: api.origin, connections, request },
-      });
-      byOperation.post.push(scenario('post', 'POST /v1/payments', post));
-      byOperation.get.push(
-        scenario('get', 'GET /v1/payments/{id}', {
-          method: 'GET',
-          path: `/v1/payments/${payment.transaction_id}`,
-          headers: api.headers,
-        }),
-      );
-      byOperation.list.push(
-        scenario('list', 'GET /v1/payments?limit=20', {
-          method: 'GET',
-          path: '/v1/payments?limit=20',
-          headers: api.headers,
-        }),
-      );
+      for (const op of ['post', 'get', 'list'] as const) {
+        const label = `${mix[op].method} ${mix[op].path.replace(/pay_\w+$/, '{id}')}`;
+        byOperation[op].push({
+          key: `${variant}.${op}`,
+          section: 'Throughput',
+          label: `ours: ${label}${suffix}`,
+          server: api.proc,
+          options: { title: `${label}${suffix}`, origin: api.origin, connections, request: mix[op] },
+        });
+      }
     }
 
     if (runs('prism')) {
@@ -454,7 +394,7 @@ async function main(): Promise<void> {
         authorization: 'Bearer sk_test_00000000000000000000000000000000',
         'x-api-user': '72667275-cf12-4feb-a9cd-0038e60a078b',
       };
-      const scenario = (op: keyof typeof operations, request: LoadRequest): Scenario => ({
+      const scenario = (op: Operation, request: LoadRequest): Scenario => ({
         key: `prism.${op}`,
         section: 'Throughput',
         label: `Prism mock: ${operations[op]}`,
@@ -558,11 +498,11 @@ async function main(): Promise<void> {
       const servers: Array<{ size: number; dbPath: string; seeded: Seeded; api: Api }> = [];
       for (const size of plan.growthRows) {
         const dbPath = join(work, `growth-${sizeLabel(size)}.db`);
-        const credentials = await createAccount(dbPath);
+        const credentials = await createAccount({ DATABASE_PATH: dbPath });
         progress(`\nSeeding ${size} payments and ${size} call logs`);
         const seeded = seedDatabase(dbPath, credentials.api_user, size);
         progress(`  done in ${seeded.seconds.toFixed(1)} s`);
-        const api = await startApi(`api, ${sizeLabel(size)} rows`, dbPath, credentials, {
+        const api = await startApi(`api, ${sizeLabel(size)} rows`, { DATABASE_PATH: dbPath }, credentials, {
           VALIDATE_RESPONSES: 'false',
         });
         servers.push({ size, dbPath, seeded, api });
@@ -610,15 +550,28 @@ async function main(): Promise<void> {
       }
     }
 
-    // 4. Webhooks: a backlog of settlements drained, then a steady stream.
+    // 4. PostgreSQL: the same request mix on one and two instances, and cost growth (postgres.ts).
+    if (runs('postgres')) {
+      postgres = await runPostgresSection({
+        plan,
+        sqlitePath: join(work, 'postgres-reference.db'),
+        progress,
+        interleave,
+        createAccount,
+        startApi,
+        startBare,
+      });
+    }
+
+    // 5. Webhooks: a backlog of settlements drained, then a steady stream.
     if (runs('webhooks')) {
       progress(`\nWebhooks: ${plan.webhookEvents} settlements delivered to a local receiver`);
       const receiver = await startReceiver();
-      const dbPath = join(work, 'webhooks.db');
-      const credentials = await createAccount(dbPath);
+      const database = { DATABASE_PATH: join(work, 'webhooks.db') };
+      const credentials = await createAccount(database);
       const webhookEnv = { SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
       // Payments created while both workers sleep (their first pass is a minute away)...
-      let api = await startApi('api, webhooks (workers asleep)', dbPath, credentials, {
+      let api = await startApi('api, webhooks (workers asleep)', database, credentials, {
         ...webhookEnv,
         SETTLEMENT_POLL_MS: '60000',
         WEBHOOK_POLL_MS: '60000',
@@ -632,7 +585,7 @@ async function main(): Promise<void> {
       await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16);
       await api.proc.stop();
       // ...then a restart with fast workers: the backlog settles and is delivered.
-      api = await startApi('api, webhooks', dbPath, credentials, {
+      api = await startApi('api, webhooks', database, credentials, {
         ...webhookEnv,
         SETTLEMENT_POLL_MS: '10',
         WEBHOOK_POLL_MS: '10',
@@ -736,6 +689,8 @@ async function main(): Promise<void> {
     );
   }
 
+  for (const [key, label, a, b, metric] of postgresRatios(plan.growthRows)) ratio(key, label, a, b, metric);
+
   const targets: Target[] = [];
   const postVsBare = ratios.find((r) => r.key === 'post_vs_bare');
   if (postVsBare) {
@@ -815,6 +770,21 @@ async function main(): Promise<void> {
       )}\n\nPeak RSS while draining the backlog: ${Math.round(w.burst.peakRssMb)} MB.`,
     );
   }
+  if (postgres) {
+    parts.push(
+      `### PostgreSQL seeding\n\n${formatPlain(
+        ['Rows (payments + call logs)', 'INSERT ... SELECT s', 'VACUUM ANALYZE + CHECKPOINT s', 'total s'],
+        postgres.growth.map((g) => [
+          `${sizeLabel(g.rows)} + ${sizeLabel(g.rows)}`,
+          g.seeded.insertSeconds.toFixed(1),
+          g.seeded.vacuumSeconds.toFixed(1),
+          g.seeded.seconds.toFixed(1),
+        ]),
+      )}\n\n${postgres.server.split(' on ')[0]}, ${Object.entries(postgres.settings)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}; the API's default pool of 10 connections per instance.`,
+    );
+  }
   if (ratios.length) parts.push(`### Ratios\n\n${formatRatios(ratios)}`);
   if (targets.length) parts.push(`### Targets\n\n${formatTargets(targets)}`);
   const text = `${parts.join('\n\n')}\n`;
@@ -835,6 +805,7 @@ async function main(): Promise<void> {
         targets,
         growth,
         webhooks: webhooks ?? null,
+        postgres: postgres ?? null,
       },
       null,
       2,
