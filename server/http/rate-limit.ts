@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../domain/errors.js';
 import type { SharedCounters } from '../storage/store.js';
-import { createRateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import { createRateLimiter, decision, type RateLimitDecision } from './rate-limiter.js';
 
 /**
  * Limits per account and mode, shared by all the keys of that mode, so minting keys never
@@ -52,17 +52,13 @@ function sharedDecision(
   const windowSeconds = Math.max(1, Math.ceil(windowMs / 1000));
   return async (key, now) => {
     const window = await counters.hit(`rate:${key}`, now, windowMs);
-    const allowed = window.count <= limit;
-    const resetSeconds = Math.min(
-      windowSeconds,
-      Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
-    );
-    return {
-      allowed,
+    // Every call is counted, refused ones too: allowed while the count is within the limit.
+    return decision(
+      window.count <= limit,
       limit,
-      remaining: Math.max(0, limit - window.count),
-      resetSeconds,
-      retryAfterSeconds: allowed ? 0 : resetSeconds,
-    };
+      window.count,
+      window.startedAt + windowMs - now,
+      windowSeconds,
+    );
   };
 }

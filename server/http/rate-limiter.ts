@@ -108,18 +108,28 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
       const allowed = window.count < limit;
       if (allowed) window.count++;
-      // A clock that stepped backwards must not announce a reset further away than one window.
-      const resetSeconds = Math.min(
-        windowSeconds,
-        Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
-      );
-      return {
-        allowed,
-        limit,
-        remaining: limit - window.count,
-        resetSeconds,
-        retryAfterSeconds: allowed ? 0 : resetSeconds,
-      };
+      return decision(allowed, limit, window.count, window.startedAt + windowMs - now, windowSeconds);
     },
+  };
+}
+
+/**
+ * What the headers say of a window that has counted `counted` calls and ends in `msLeft`. A
+ * clock that stepped backwards must not announce a reset further away than one window.
+ */
+export function decision(
+  allowed: boolean,
+  limit: number,
+  counted: number,
+  msLeft: number,
+  windowSeconds: number,
+): RateLimitDecision {
+  const resetSeconds = Math.min(windowSeconds, Math.max(1, Math.ceil(msLeft / 1000)));
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - counted),
+    resetSeconds,
+    retryAfterSeconds: allowed ? 0 : resetSeconds,
   };
 }
