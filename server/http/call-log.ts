@@ -32,7 +32,14 @@ export function createCallLog(options: {
   let buffer: Array<Omit<CallLogRow, 'seq'>> = [];
   let lastPurge = 0;
 
-  const flush = async () => {
+  // Writes run one after the other: a flush (or the stop) resolves once everything recorded
+  // before it is in the database, even rows a write already under way had taken.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    writing = writing.then(write);
+    return writing;
+  };
+  const write = async () => {
     if (buffer.length === 0) return;
     const rows = buffer;
     buffer = [];
