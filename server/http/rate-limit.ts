@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../domain/errors.js';
 import type { SharedCounters } from '../storage/store.js';
 import { createRateLimiter, decision, type RateLimitDecision } from './rate-limiter.js';
@@ -16,39 +16,47 @@ export function rateLimitPerAccount(
   options: { limit: number; windowMs: number },
   counters: SharedCounters | null = null,
 ): RequestHandler {
-  const take = counters ? sharedDecision(counters, options) : memoryDecision(options);
+  const keyOf = (caller: { accountId: string; mode: string }) => `${caller.accountId}:${caller.mode}`;
+  if (!counters) {
+    // In memory the decision is immediate: no promise on the path of every call.
+    const limiter = createRateLimiter(options);
+    return (req, res, next) => {
+      const caller = req.context.caller;
+      if (!caller) return next();
+      answer(res, limiter.take(keyOf(caller), Date.now()));
+      next();
+    };
+  }
+  const take = sharedDecision(counters, options);
   return async (req, res, next) => {
     const caller = req.context.caller;
     if (!caller) return next();
-    const decision = await take(`${caller.accountId}:${caller.mode}`, Date.now());
-    res.setHeader('RateLimit-Limit', String(decision.limit));
-    res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-      const seconds = decision.retryAfterSeconds;
-      throw new ApiError(
-        429,
-        'rate_limited',
-        `Too many requests for this account and mode; retry after ${seconds} second${seconds === 1 ? '' : 's'}.`,
-      );
-    }
+    answer(res, await take(keyOf(caller), Date.now()));
     next();
   };
 }
 
-type Decide = (key: string, now: number) => RateLimitDecision | Promise<RateLimitDecision>;
-
-function memoryDecision(options: { limit: number; windowMs: number }): Decide {
-  const limiter = createRateLimiter(options);
-  return (key, now) => limiter.take(key, now);
+/** Sets the RateLimit-* headers; past the limit, Retry-After and a 429 before any work is done. */
+function answer(res: Response, decision: RateLimitDecision): void {
+  res.setHeader('RateLimit-Limit', String(decision.limit));
+  res.setHeader('RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+  if (!decision.allowed) {
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    const seconds = decision.retryAfterSeconds;
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many requests for this account and mode; retry after ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    );
+  }
 }
 
 /** The same decision as the memory limiter's, from a window every instance counts in. */
 function sharedDecision(
   counters: SharedCounters,
   { limit, windowMs }: { limit: number; windowMs: number },
-): Decide {
+): (key: string, now: number) => Promise<RateLimitDecision> {
   const windowSeconds = Math.max(1, Math.ceil(windowMs / 1000));
   return async (key, now) => {
     const window = await counters.hit(`rate:${key}`, now, windowMs);

@@ -24,9 +24,10 @@ export function postgresCounters(pool: pg.Pool): SharedCounters {
     async hit(key, now, windowMs) {
       if (now - lastPurge > purgeEveryMs) {
         lastPurge = now;
-        await pool.query('DELETE FROM rate_limit_windows WHERE started_at < $1', [
-          now - 3_600_000 - windowMs,
-        ]);
+        // Housekeeping off the request's path: the call that triggers it does not wait for it.
+        pool
+          .query('DELETE FROM rate_limit_windows WHERE started_at < $1', [now - 3_600_000 - windowMs])
+          .catch(() => undefined);
       }
       const { rows } = await pool.query({
         name: 'rate_limit_hit',
