@@ -26,6 +26,12 @@ export interface SharedCounters {
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Units of work queued one after another also run and commit in that order (SQLite's group
+   * commit). False where they run side by side (PostgreSQL): a unit queued after another may
+   * then read before the other commits, and a caller that needs its effect must await it first.
+   */
+  readonly unitsRunInQueueOrder: boolean;
   /** Counters shared by every instance (PostgreSQL); null where limits count in memory (SQLite). */
   readonly counters: SharedCounters | null;
   /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */

@@ -314,12 +314,11 @@ export function startWebhookWorker(
         failures.failed(err);
       }
       // The next claim must see this outcome: a failure may have paused the endpoint or given up
-      // its backlog. SQLite runs units one after the other in the order queued, so the slot is
-      // free as soon as the outcome is on its way: the claim queued next commits together with
-      // this record, running after it. PostgreSQL runs units side by side, and a claim started
-      // now may read before this record commits (and serialize before it): there the slot is
-      // freed once the record is in.
-      if (store.engine === 'postgres') await recorded?.catch(() => {});
+      // its backlog. A store that runs units in the order queued (SQLite) lets the slot go as
+      // soon as the outcome is on its way: the claim queued next commits together with this
+      // record, running after it. Where units run side by side (PostgreSQL) a claim started now
+      // may read before this record commits: there the slot is freed once the record is in.
+      if (!store.unitsRunInQueueOrder) await recorded?.catch(() => {});
       slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
       if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
       if (!stopped) fill().catch((err) => failures.failed(err));

@@ -44,6 +44,7 @@ export interface OpenPostgresStoreOptions extends PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   readonly engine = 'postgres' as const;
+  readonly unitsRunInQueueOrder = false;
   readonly counters: SharedCounters;
   readonly #pool: pg.Pool;
   readonly #box: SecretBox;

@@ -39,6 +39,7 @@ interface ReadScope {
  */
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
+  readonly unitsRunInQueueOrder = true;
   /** One process serves the file: the rate limits count in memory. */
   readonly counters = null;
   readonly #db: Db;
