@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     );
     console.log(firstStartMessage(service.apiUrl, service.deps.config.publicUrl, account, owner));
   }
+  logger.info({ sandboxAccountCreated: account !== undefined }, 'accounts checked');
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');

@@ -13,7 +13,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
@@ -23,8 +22,9 @@ import {
   type DatabaseTarget,
   startChildServer,
 } from '../support/child-server.js';
-import { type PostgresCluster, startPostgresCluster } from '../support/postgres.js';
+import { type PostgresCluster, queryPostgres, startPostgresCluster } from '../support/postgres.js';
 import {
+  documented503,
   internalErrors,
   type LogicalRequest,
   logicalRequest,
@@ -34,7 +34,7 @@ import {
   tempFolder,
   waitUntil,
 } from './support/load.js';
-import { queryRows, readMoney } from './support/money.js';
+import { readMoney } from './support/money.js';
 
 const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 const secretsKey = randomBytes(32).toString('hex');
@@ -64,28 +64,8 @@ afterAll(async () => {
   folder.remove();
 }, 60_000);
 
-function documented503(response: CallResult): boolean {
-  return (
-    response.status === 503 &&
-    response.body?.status === 'error' &&
-    response.body?.error?.code === 'service_unavailable' &&
-    typeof response.body?.error?.request_id === 'string' &&
-    response.headers.get('retry-after') !== null
-  );
-}
-
 /** What an answer must never show: a stack frame, a driver's error, a file of the server. */
 const leak = /\n\s+at |\bat \S+ \(|node_modules|ECONNREFUSED|ECONNRESET|Connection terminated|\.ts:\d+/;
-
-async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await queryRows<T>(client, sql, params);
-  } finally {
-    await client.end();
-  }
-}
 
 /** One write the test makes while the database is down, retried with its key once it is back. */
 interface Write {
@@ -219,8 +199,11 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
         body: logicalRequest('payment', `outage-write-payment-${seed}`, 1_500, numbers.success, serviceId)
           .body,
         rows: async (u) =>
-          (await query(u, 'SELECT id FROM payments WHERE reference = ?', [`outage-write-payment-${seed}`]))
-            .length,
+          (
+            await queryPostgres(u, 'SELECT id FROM payments WHERE reference = ?', [
+              `outage-write-payment-${seed}`,
+            ])
+          ).length,
         answers: [],
       },
       {
@@ -229,8 +212,11 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
         key: `outage-write-payout-${seed}`,
         body: logicalRequest('payout', `outage-write-payout-${seed}`, 2_500, numbers.success, serviceId).body,
         rows: async (u) =>
-          (await query(u, 'SELECT id FROM payouts WHERE reference = ?', [`outage-write-payout-${seed}`]))
-            .length,
+          (
+            await queryPostgres(u, 'SELECT id FROM payouts WHERE reference = ?', [
+              `outage-write-payout-${seed}`,
+            ])
+          ).length,
         answers: [],
       },
       {
@@ -239,8 +225,11 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
         key: `outage-write-topup-${seed}`,
         body: logicalRequest('topup', `outage-write-topup-${seed}`, 3_500, numbers.success, serviceId).body,
         rows: async (u) =>
-          (await query(u, 'SELECT id FROM topups WHERE reference = ?', [`outage-write-topup-${seed}`]))
-            .length,
+          (
+            await queryPostgres(u, 'SELECT id FROM topups WHERE reference = ?', [
+              `outage-write-topup-${seed}`,
+            ])
+          ).length,
         answers: [],
       },
       {
@@ -249,7 +238,8 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
         key: `outage-write-service-${seed}`,
         body: { name: `Outage service ${seed}` },
         rows: async (u) =>
-          (await query(u, 'SELECT id FROM services WHERE name = ?', [`Outage service ${seed}`])).length,
+          (await queryPostgres(u, 'SELECT id FROM services WHERE name = ?', [`Outage service ${seed}`]))
+            .length,
         answers: [],
       },
       {
@@ -259,7 +249,7 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
         body: { url: `http://127.0.0.1:9/outage-${seed}` },
         rows: async (u) =>
           (
-            await query(u, 'SELECT id FROM webhook_endpoints WHERE url = ?', [
+            await queryPostgres(u, 'SELECT id FROM webhook_endpoints WHERE url = ?', [
               `http://127.0.0.1:9/outage-${seed}`,
             ])
           ).length,
@@ -364,7 +354,7 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
     const wrong: string[] = [];
     let answered503 = 0;
     let committedBehind503 = 0;
-    const snapshotRows = await query<{ id: string; reference: string }>(
+    const snapshotRows = await queryPostgres<{ id: string; reference: string }>(
       url,
       'SELECT id, reference FROM payments UNION ALL SELECT id, reference FROM topups',
     );
@@ -405,7 +395,7 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
       retryDeadlineMs,
       () => `the payment due during the outage is still ${dueStatus}`,
     );
-    const credits = await query<{ n: number }>(
+    const credits = await queryPostgres<{ n: number }>(
       url,
       "SELECT COUNT(*) AS n FROM ledger_entries WHERE source_id = ? AND type = 'payment'",
       [dueId],

@@ -11,7 +11,6 @@ import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
@@ -21,9 +20,10 @@ import {
   repoRoot,
   startChildServer,
 } from '../support/child-server.js';
-import { type PostgresCluster, startPostgresCluster } from '../support/postgres.js';
+import { type PostgresCluster, queryPostgres, startPostgresCluster } from '../support/postgres.js';
 import { type Received, type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import {
+  documented503,
   expectedOutcome,
   internalErrors,
   logicalRequest,
@@ -100,28 +100,6 @@ async function sandboxAccount(pair: ChildServer[]): Promise<Account> {
   return account as Account;
 }
 
-async function query<T extends pg.QueryResultRow>(
-  url: string,
-  sql: string,
-  params: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function documented503(response: CallResult): boolean {
-  return (
-    response.status === 503 &&
-    response.body?.error?.code === 'service_unavailable' &&
-    response.headers.get('retry-after') !== null
-  );
-}
-
 async function xafBalance(server: ChildServer, account: Account): Promise<number> {
   const response = await callApi(server.url, account, 'GET', '/balance');
   expect(response.status, response.text).toBe(200);
@@ -131,13 +109,18 @@ async function xafBalance(server: ChildServer, account: Account): Promise<number
 
 /** Every balance next to the sum of its ledger, read straight from the database. */
 async function balancesAgainstLedger(url: string) {
-  const rows = await query<{ wallet_id: string; currency: string; available: string; ledger: string }>(
+  const rows = await queryPostgres<{
+    wallet_id: string;
+    currency: string;
+    available: number;
+    ledger: number;
+  }>(
     url,
     `SELECT b.wallet_id, b.currency, b.available, COALESCE(SUM(l.amount), 0) AS ledger
        FROM balances b LEFT JOIN ledger_entries l ON l.wallet_id = b.wallet_id AND l.currency = b.currency
       GROUP BY b.wallet_id, b.currency, b.available`,
   );
-  return rows.map((r) => ({ ...r, available: Number(r.available), ledger: Number(r.ledger) }));
+  return rows;
 }
 
 async function createService(server: ChildServer, account: Account, name: string): Promise<string> {
@@ -190,8 +173,8 @@ async function startSlowReceiver(delayMs: number): Promise<Pick<Receiver, 'url' 
 }
 
 /** Webhook deliveries leased now (pending, `locked_until` in the future), with their lease. */
-async function leasedDeliveries(url: string): Promise<Map<string, string>> {
-  const rows = await query<{ id: string; locked_until: string }>(
+async function leasedDeliveries(url: string): Promise<Map<string, number>> {
+  const rows = await queryPostgres<{ id: string; locked_until: number }>(
     url,
     `SELECT id, locked_until FROM webhook_deliveries WHERE status = 'pending' AND locked_until > $1`,
     [Date.now()],
@@ -200,7 +183,7 @@ async function leasedDeliveries(url: string): Promise<Map<string, string>> {
 }
 
 async function paymentEvents(url: string) {
-  return query<{ id: string; event: string; transaction_id: string }>(
+  return queryPostgres<{ id: string; event: string; transaction_id: string }>(
     url,
     `SELECT id, event, transaction_id FROM events WHERE event IN ('payment.completed', 'payment.failed')`,
   );
@@ -208,11 +191,11 @@ async function paymentEvents(url: string) {
 
 /** Ledger credits per payment id. */
 async function paymentCredits(url: string): Promise<Map<string, number>> {
-  const rows = await query<{ source_id: string; n: string }>(
+  const rows = await queryPostgres<{ source_id: string; n: number }>(
     url,
     `SELECT source_id, COUNT(*) AS n FROM ledger_entries WHERE type = 'payment' GROUP BY source_id`,
   );
-  return new Map(rows.map((r) => [r.source_id, Number(r.n)]));
+  return new Map(rows.map((r) => [r.source_id, r.n]));
 }
 
 describe('two instances on one PostgreSQL database', () => {
@@ -223,17 +206,24 @@ describe('two instances on one PostgreSQL database', () => {
     const url = await (cluster as PostgresCluster).createDatabase();
     const [a, b] = await startPair(url);
     const account = await sandboxAccount([a, b]);
-    // The other instance's first-start check runs right after it listens: give it time to finish.
-    await sleep(2_000);
+    // Each instance says when its first-start check is over, whether it created the account or not.
+    await waitUntil(
+      () => [a, b].every((s) => s.output().includes('"msg":"accounts checked"')),
+      15_000,
+      () => 'an instance never finished its first-start check',
+    );
 
     const printers = [a, b].filter((s) => printedCredentials(s) !== undefined);
     expect(printers.map((s) => s.name)).toHaveLength(1);
-    const accounts = await query<{ id: string; api_user: string }>(url, 'SELECT id, api_user FROM accounts');
+    const accounts = await queryPostgres<{ id: string; api_user: string }>(
+      url,
+      'SELECT id, api_user FROM accounts',
+    );
     expect(accounts).toHaveLength(1);
     expect(accounts[0]?.api_user).toBe(account.apiUser);
-    const wallets = await query<{ mode: string }>(url, 'SELECT mode FROM wallets ORDER BY mode');
+    const wallets = await queryPostgres<{ mode: string }>(url, 'SELECT mode FROM wallets ORDER BY mode');
     expect(wallets.map((w) => w.mode)).toEqual(['live', 'test']);
-    const migrations = await query<{ version: number }>(
+    const migrations = await queryPostgres<{ version: number }>(
       url,
       'SELECT version FROM schema_migrations ORDER BY version',
     );
@@ -312,11 +302,11 @@ describe('two instances on one PostgreSQL database', () => {
     expect(refused.length).toBeGreaterThan(0);
 
     // The database holds exactly the accepted payouts: a 403 or 503 changed nothing.
-    const rows = await query<{ reference: string; n: string }>(
+    const rows = await queryPostgres<{ reference: string; n: number }>(
       url,
       'SELECT reference, COUNT(*) AS n FROM payouts GROUP BY reference',
     );
-    const stored = new Map(rows.map((r) => [r.reference, Number(r.n)]));
+    const stored = new Map(rows.map((r) => [r.reference, r.n]));
     for (const p of payouts) expect(stored.get(p.key) ?? 0, p.key).toBe(accepted.includes(p) ? 1 : 0);
 
     const balanceA = await xafBalance(a, account);
@@ -363,12 +353,12 @@ describe('two instances on one PostgreSQL database', () => {
       expect(replayed, `${p.key}: exactly one original answer`).toBe(1);
       replays += replayed;
     }
-    const rows = await query<{ reference: string; n: string }>(
+    const rows = await queryPostgres<{ reference: string; n: number }>(
       url,
       'SELECT reference, COUNT(*) AS n FROM payments GROUP BY reference',
     );
     expect(rows).toHaveLength(keys);
-    for (const r of rows) expect(Number(r.n), r.reference).toBe(1);
+    for (const r of rows) expect(r.n, r.reference).toBe(1);
     expect(internalErrors([a, b])).toEqual([]);
     await Promise.all([a.stop(), b.stop()]);
     console.info(
@@ -417,12 +407,19 @@ describe('two instances on one PostgreSQL database', () => {
 
     await waitUntil(
       async () =>
-        (await query<{ n: string }>(url, `SELECT COUNT(*) AS n FROM payments WHERE status = 'initiated'`))[0]
-          ?.n === '0',
+        (
+          await queryPostgres<{ n: number }>(
+            url,
+            `SELECT COUNT(*) AS n FROM payments WHERE status = 'initiated'`,
+          )
+        )[0]?.n === 0,
       30_000,
       () => 'payments still initiated',
     );
-    const statuses = await query<{ id: string; status: string }>(url, 'SELECT id, status FROM payments');
+    const statuses = await queryPostgres<{ id: string; status: string }>(
+      url,
+      'SELECT id, status FROM payments',
+    );
     for (const s of statuses) {
       const p = idOf.get(s.id);
       expect(p, s.id).toBeDefined();
@@ -576,12 +573,16 @@ describe('two instances on one PostgreSQL database', () => {
 
     await waitUntil(
       async () =>
-        (await query<{ n: string }>(url, `SELECT COUNT(*) AS n FROM payments WHERE status = 'initiated'`))[0]
-          ?.n === '0',
+        (
+          await queryPostgres<{ n: number }>(
+            url,
+            `SELECT COUNT(*) AS n FROM payments WHERE status = 'initiated'`,
+          )
+        )[0]?.n === 0,
       30_000,
       () => 'payments still initiated after the kill',
     );
-    const rows = await query<{ id: string; reference: string; status: string }>(
+    const rows = await queryPostgres<{ id: string; reference: string; status: string }>(
       url,
       'SELECT id, reference, status FROM payments',
     );
@@ -607,11 +608,11 @@ describe('two instances on one PostgreSQL database', () => {
     await waitUntil(
       async () =>
         (
-          await query<{ n: string }>(
+          await queryPostgres<{ n: number }>(
             url,
             `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded'`,
           )
-        )[0]?.n === '0',
+        )[0]?.n === 0,
       15_000,
       () => 'deliveries not all succeeded',
     );
@@ -632,7 +633,7 @@ describe('two instances on one PostgreSQL database', () => {
     expect(unexplained).toEqual([]);
     expect(copies.size).toBe(events.length);
     // The orphaned leases were taken over: each of those deliveries succeeded once the lease ended.
-    const orphanRows = await query<{ id: string; status: string; attempts: string }>(
+    const orphanRows = await queryPostgres<{ id: string; status: string; attempts: number }>(
       url,
       'SELECT id, status, attempts FROM webhook_deliveries WHERE id = ANY($1)',
       [orphaned],

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { convertPlaceholders } from '../../server/storage/postgres/connection.js';
 
 const run = promisify(execFile);
 
@@ -179,4 +180,22 @@ export async function createTestDatabase(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * The rows of one statement on the database of `url`, through a client of its own (closed
+ * afterwards). `?` placeholders are converted as the server's PostgreSQL connection converts
+ * them; `$n` ones are left as written.
+ *
+ * @example
+ * const [row] = await queryPostgres<{ n: number }>(url, 'SELECT COUNT(*) AS n FROM payments WHERE status = ?', ['success']);
+ */
+export async function queryPostgres<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(convertPlaceholders(sql).text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
 }

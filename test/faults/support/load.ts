@@ -3,9 +3,11 @@
  * Idempotency-Key, also used as its `reference` so that the SQLite file tells which logical
  * request created which row.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CallResult } from '../../support/child-server.js';
 import type { Kind } from './money.js';
 
 /** Sandbox numbers: the last digit decides (1 fails, 4 never settles, others succeed). */
@@ -132,5 +134,19 @@ export function internalErrors(servers: Array<{ name: string; logLines(): Array<
         (l) => l.msg === 'request' && typeof l.status === 'number' && l.status >= 500 && l.status !== 503,
       )
       .map((l) => ({ server: s.name, ...l })),
+  );
+}
+
+/**
+ * A 503 as the contract documents it: the error envelope with `service_unavailable` and the
+ * request id, and a Retry-After; the call changed nothing and may be retried with its key.
+ */
+export function documented503(response: CallResult): boolean {
+  return (
+    response.status === 503 &&
+    response.body?.status === 'error' &&
+    response.body?.error?.code === 'service_unavailable' &&
+    typeof response.body?.error?.request_id === 'string' &&
+    response.headers.get('retry-after') !== null
   );
 }
