@@ -66,6 +66,11 @@ export interface Config {
   orangeMoney: OrangeMoneyConfig | null;
   /** Deadline of each call to an operator; past it the outcome is unknown and asked again. */
   operatorTimeoutMs: number;
+  /**
+   * At shutdown, how long in-flight responses get to finish before their connections are cut
+   * (a client that stopped reading would otherwise hold the process for ever).
+   */
+  shutdownGraceMs: number;
 }
 
 const mtnRequired = [
@@ -213,6 +218,7 @@ export function loadConfig(env: Env): Config {
     secretsEncryptionKey: undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     authFailureWindowMs: int('AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 3_600_000),
     mtnMomo: null,
     orangeMoney: null,

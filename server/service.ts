@@ -20,9 +20,6 @@ import type { Worker } from './workers/polling-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
-/** How long in-flight responses get to finish at shutdown before their connections are cut. */
-const shutdownGraceMs = 10_000;
-
 export interface RunningService {
   /** The API's base address, with /v1. */
   apiUrl: string;
@@ -123,7 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           server.closeIdleConnections();
           // A client that stopped reading a response (a large one stalls on a full socket)
           // would hold the shutdown for ever: after a grace period its connection is cut.
-          setTimeout(() => server.closeAllConnections(), shutdownGraceMs).unref();
+          setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
         });
         await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
         try {
