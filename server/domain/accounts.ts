@@ -6,6 +6,7 @@ import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { commit } from './transaction.js';
+import type { VerifiedKeys } from './verified-keys.js';
 
 const keyPattern = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
 
@@ -103,20 +104,22 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function keyIsLive(row: ApiKeyRow, now: number): boolean {
+function keyIsLive(row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now: number): boolean {
   if (row.revoked_at !== null && row.revoked_at <= now) return false;
   return row.expires_at === null || row.expires_at > now;
 }
 
 /**
  * Resolves the bearer key and the API user header to a caller. Keys are found by their hash;
- * the API user is compared in constant time.
+ * the API user is compared in constant time. With `verified`, a key found before is not looked
+ * up again while no key changed since (`Store.keysVersion`).
  */
 export async function authenticate(
   store: Store,
   bearerKey: string | undefined,
   apiUser: string | undefined,
   now: number,
+  verified?: VerifiedKeys,
 ): Promise<Caller> {
   if (!bearerKey) {
     throw new ApiError(401, 'missing_api_key', 'Send your secret key as Authorization: Bearer <key>.');
@@ -126,24 +129,38 @@ export async function authenticate(
   // Built only when needed: an Error captures a stack trace, which is not free on every request.
   const invalidKey = () =>
     new ApiError(401, 'invalid_api_key', 'The API key is invalid, revoked or expired.');
+  const invalidApiUser = () =>
+    new ApiError(401, 'invalid_api_user', 'The X-API-User header does not match the API key.');
   if (!keyPattern.test(bearerKey)) throw invalidKey();
-  return store.read(async (tx) => {
-    const key = await tx.accounts.keyByHash(hashKey(bearerKey));
+  const hash = hashKey(bearerKey);
+  const cacheKey = hash.toString('base64');
+  // Read before the lookup: a key change committed after it moves the version, so what this
+  // lookup finds is never trusted past that change.
+  const version = verified ? store.keysVersion() : null;
+  const hit = version === null ? undefined : verified?.get(cacheKey, version);
+  if (hit) {
+    if (!keyIsLive({ revoked_at: hit.revokedAt, expires_at: hit.expiresAt }, now)) throw invalidKey();
+    if (!sameText(hit.apiUser, apiUser)) throw invalidApiUser();
+    return hit.caller;
+  }
+  const found = await store.read(async (tx) => {
+    const key = await tx.accounts.keyByHash(hash);
     if (!key || !keyIsLive(key, now)) throw invalidKey();
     const account = await tx.accounts.account(key.account_id);
     const wallet = await tx.accounts.wallet(key.account_id, key.mode);
     if (!account || !wallet) throw invalidKey();
-    if (!sameText(account.api_user, apiUser)) {
-      throw new ApiError(401, 'invalid_api_user', 'The X-API-User header does not match the API key.');
-    }
-    return {
+    const caller: Caller = {
       accountId: account.id,
       mode: key.mode,
       keyId: key.id,
       walletId: wallet.id,
       defaultCurrency: account.default_currency,
     };
+    return { caller, apiUser: account.api_user, expiresAt: key.expires_at, revokedAt: key.revoked_at };
   });
+  if (version !== null) verified?.set(cacheKey, { ...found, version });
+  if (!sameText(found.apiUser, apiUser)) throw invalidApiUser();
+  return found.caller;
 }
 
 export function keyStatus(row: ApiKeyRow, now: number): ApiKey['status'] {

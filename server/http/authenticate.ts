@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { authenticate } from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
+import { VerifiedKeys } from '../domain/verified-keys.js';
 import type { SharedCounters } from '../storage/store.js';
 
 /**
@@ -83,6 +84,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
   const failures = deps.store.counters
     ? sharedFailedAuthentications(deps.store.counters, authFailureLimit, authFailureWindowMs)
     : failedAuthentications(authFailureLimit, authFailureWindowMs);
+  const verified = new VerifiedKeys();
   return async (req, res, next) => {
     const address = req.socket.remoteAddress ?? 'unknown';
     const wait = await failures.blockedFor(address, Date.now());
@@ -101,6 +103,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
         bearerKey(req.get('authorization')),
         apiUserOf(req.get('x-api-user')),
         deps.clock.now(),
+        verified,
       );
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) await failures.fail(address, Date.now());

@@ -37,10 +37,10 @@ export async function openStore(
   return store;
 }
 
-/** The SQLite engine: the writer migrates the file before the reader opens it. */
+/** The SQLite engine: the writer migrates the file before the readers open it. */
 function openSqliteStore(path: string, box: SecretBox): Store {
   const db = openDatabase(path);
-  return new SqliteStore(db, openReadConnection(path), box);
+  return new SqliteStore(db, openReadConnection(path), openReadConnection(path), box);
 }
 
 /** Seals what an older version left in clear; looked for with a read first, so an up-to-date database is not written to at start-up. */

@@ -34,6 +34,14 @@ export interface Store {
   readonly unitsRunInQueueOrder: boolean;
   /** Counters shared by every instance (PostgreSQL); null where limits count in memory (SQLite). */
   readonly counters: SharedCounters | null;
+  /**
+   * A number that changes whenever an API key changes (a rotation, a revocation, an operator's
+   * reset), in this process or in any other on the same database; null when that cannot be
+   * known right now (PostgreSQL's listener is reconnecting). A cache of verified keys trusts an
+   * entry only while this is the number it read before looking the key up
+   * (server/domain/verified-keys.ts). Synchronous and cheap: it is asked on every request.
+   */
+  keysVersion(): number | null;
   /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Read-only work on one consistent snapshot of committed data. */

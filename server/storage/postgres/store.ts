@@ -6,11 +6,13 @@ import type { SharedCounters, Store, Tx } from '../store.js';
 import { checkout } from './checkout.js';
 import { postgresConnection } from './connection.js';
 import { postgresCounters } from './counters.js';
+import { KeyChangesListener } from './key-changes.js';
 import { migratePostgres } from './migrate.js';
 
 /** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
 const retryableCodes = new Set(['40001', '40P01']);
 const maxAttempts = 30;
+const defaultApplicationName = 'momo-payments-api';
 
 export interface PostgresStoreOptions {
   /** Most connections the pool opens (default 10). */
@@ -48,19 +50,31 @@ export class PostgresStore implements Store {
   readonly counters: SharedCounters;
   readonly #pool: pg.Pool;
   readonly #box: SecretBox;
+  readonly #keyChanges: KeyChangesListener;
 
-  constructor(pool: pg.Pool, box: SecretBox) {
+  constructor(pool: pg.Pool, box: SecretBox, keyChanges: KeyChangesListener) {
     this.#pool = pool;
     this.#box = box;
+    this.#keyChanges = keyChanges;
     this.counters = postgresCounters(pool);
+  }
+
+  keysVersion(): number | null {
+    return this.#keyChanges.version();
   }
 
   /**
    * Runs `work` as one SERIALIZABLE transaction and resolves after its COMMIT. `work` may run
    * more than once (after a serialization failure), so it must have no effect outside `tx`.
    */
-  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return serializableTransaction(this.#pool, (client) => work(this.#tx(client)));
+  async transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let keysChanged = false;
+    const value = await serializableTransaction(this.#pool, (client) =>
+      work(this.#tx(client, () => (keysChanged = true))),
+    );
+    // This instance's own key changes count at once, not when their notification comes back.
+    if (keysChanged) this.#keyChanges.bump();
+    return value;
   }
 
   /** Runs read-only `work` on one snapshot of committed data (REPEATABLE READ, READ ONLY). */
@@ -69,8 +83,8 @@ export class PostgresStore implements Store {
   }
 
   /** Cheap: preparing a statement only looks its converted text up. */
-  #tx(client: pg.PoolClient): Tx {
-    return repositories(postgresConnection(client), this.#box);
+  #tx(client: pg.PoolClient, onKeysChanged?: () => void): Tx {
+    return repositories(postgresConnection(client), this.#box, onKeysChanged);
   }
 
   /** Checks the database answers (health check). */
@@ -91,6 +105,7 @@ export class PostgresStore implements Store {
 
   /** Closes every pooled connection, after the units of work in progress end. */
   async close(): Promise<void> {
+    await this.#keyChanges.close();
     await this.#pool.end();
   }
 }
@@ -104,13 +119,16 @@ export class PostgresStore implements Store {
  */
 export async function openPostgresStore(options: OpenPostgresStoreOptions): Promise<PostgresStore> {
   const pool = createPool(options.url, options);
+  const keyChanges = new KeyChangesListener(options.url, options.applicationName ?? defaultApplicationName);
   try {
     await migratePostgres(pool);
+    await keyChanges.start();
   } catch (error) {
+    await keyChanges.close();
     await pool.end();
     throw error;
   }
-  return new PostgresStore(pool, options.box);
+  return new PostgresStore(pool, options.box, keyChanges);
 }
 
 /**
@@ -123,7 +141,7 @@ export function createPool(url: string, options: PostgresStoreOptions = {}): pg.
     connectionString: url,
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 10_000,
-    application_name: options.applicationName ?? 'momo-payments-api',
+    application_name: options.applicationName ?? defaultApplicationName,
   });
   pool.on('error', options.onError ?? (() => {}));
   return pool;

@@ -10,7 +10,7 @@ const endNoLaterThan = (at: string) =>
   `CASE WHEN expires_at IS NOT NULL AND expires_at < ${at} THEN expires_at ELSE ${at} END`;
 
 /** Accounts, their secret keys (stored as SHA-256 hashes) and their wallets. */
-export function accountsRepository(connection: SqlConnection, page: Pager) {
+export function accountsRepository(connection: SqlConnection, page: Pager, onKeysChanged = () => {}) {
   const insertAccount = connection.prepare(
     'INSERT INTO accounts (id, name, api_user, default_currency, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -62,6 +62,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager) {
     },
     /** Revokes every key of one mode at once (an operator's response to a leak). */
     async revokeAllKeys(accountId: string, mode: Mode, now: number): Promise<number> {
+      onKeysChanged();
       return (await revokeAll.run(now, accountId, mode)).changes;
     },
     /** The keys of one mode that work at `now`: active ones and those in a grace period. */
@@ -70,6 +71,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager) {
     },
     /** Revokes one key at `now`; false when it was already revoked. */
     async revokeKey(id: string, now: number): Promise<boolean> {
+      onKeysChanged();
       return (await revokeKey.run({ id, now })).changes === 1;
     },
     async firstAccount(): Promise<AccountRow | undefined> {
@@ -90,6 +92,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager) {
     },
     /** Gives a key an end: `expiresAt` in the future (grace period) or now (revoked at once). */
     async retireKey(id: string, expiresAt: number, revokedAt: number | null): Promise<boolean> {
+      onKeysChanged();
       return (await retireKey.run({ ends: expiresAt, revoked: revokedAt, id })).changes === 1;
     },
     async listKeys(accountId: string, mode: Mode, request: { limit: number; cursor?: string | undefined }) {

@@ -14,16 +14,17 @@ import { topupsRepository } from './topups.js';
 
 /**
  * Every repository on one connection, their statements prepared once. A store builds this per
- * connection it hands to a unit of work, whichever the engine.
+ * connection it hands to a unit of work, whichever the engine. `onKeysChanged` is told when the
+ * unit updates an API key (PostgreSQL's store then moves its key version after the commit).
  *
  * @example
  * const tx = repositories(sqliteConnection(db), box);
  * const account = await tx.accounts.account('acc_123');
  */
-export function repositories(connection: SqlConnection, box: SecretBox) {
+export function repositories(connection: SqlConnection, box: SecretBox, onKeysChanged?: () => void) {
   const page = createPager(connection);
   return {
-    accounts: accountsRepository(connection, page),
+    accounts: accountsRepository(connection, page, onKeysChanged),
     ledger: ledgerRepository(connection, page),
     services: servicesRepository(connection, page),
     payments: paymentsRepository(connection, page),

@@ -51,6 +51,9 @@ export class SqliteStore implements Store {
     Statement
   >;
   readonly #readStatements: Record<'begin' | 'commit', Statement>;
+  /** A third connection, in autocommit: each read of the key version sees the last commit. */
+  readonly #keyChanges: Db;
+  readonly #keyVersion: Statement;
   #queue: QueuedWork[] = [];
   #flushScheduled = false;
   /** The batch running now, if any. */
@@ -62,10 +65,14 @@ export class SqliteStore implements Store {
   /**
    * @param db the writer's connection, on a migrated file (`openDatabase`)
    * @param reader a read-only connection to the same file (`openReadConnection`)
+   * @param keyChanges another read-only connection, for `keysVersion` alone: the reader's may
+   *   be inside a read transaction, whose snapshot could be older than the last key change
    */
-  constructor(db: Db, reader: Db, box: SecretBox) {
+  constructor(db: Db, reader: Db, keyChanges: Db, box: SecretBox) {
     this.#db = db;
     this.#reader = reader;
+    this.#keyChanges = keyChanges;
+    this.#keyVersion = keyChanges.prepare('SELECT version FROM key_changes WHERE id = 1').pluck();
     this.#tx = repositories(sqliteConnection(db), box);
     this.#readTx = repositories(sqliteConnection(reader), box);
     this.#statements = {
@@ -170,6 +177,15 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** The key_changes counter (migration 008), moved by a trigger on every key update, from any process. */
+  keysVersion(): number | null {
+    try {
+      return this.#keyVersion.get() as number;
+    } catch {
+      return null; // the file cannot be read now: trust no cached key
+    }
+  }
+
   /** Checks the database answers (health check). */
   async ping(): Promise<void> {
     this.#db.prepare('SELECT 1').get();
@@ -187,9 +203,10 @@ export class SqliteStore implements Store {
     this.#db.exec('VACUUM');
   }
 
-  /** Closes both connections once the work queued so far is answered. */
+  /** Closes the connections once the work queued so far is answered. */
   async close(): Promise<void> {
     await this.#idle();
+    this.#keyChanges.close();
     this.#reader.close();
     this.#db.close();
   }
