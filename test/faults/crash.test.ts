@@ -147,10 +147,13 @@ describe('kill -9 under load, then restart on the same database', () => {
       5,
     );
     receiver.setAccepting(false);
+    // Enough answers, and deliveries left pending by the refusals (payments settle 200 ms after
+    // they are made: a fast server answers its 300 before any has settled).
+    const refused = () => receiver?.deliveries.filter((d) => d.answered === 503).length ?? 0;
     await waitUntil(
-      () => answered >= killAfterAnswers,
+      () => answered >= killAfterAnswers && refused() >= 5,
       60_000,
-      () => `only ${answered} answers`,
+      () => `only ${answered} answers, ${refused()} deliveries refused`,
       5,
     );
     // Aim the kill: pause the server until it is caught between a commit and its answer.
