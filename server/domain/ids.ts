@@ -1,21 +1,45 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** Appends base62 characters of `bytes` to `out` until it is `length` long; returns how many bytes it used. */
+function appendBase62(out: string[], bytes: Uint8Array, from: number, length: number): number {
+  let i = from;
+  while (out.length < length && i < bytes.length) {
+    const byte = bytes[i++] as number;
+    // Bytes of 248 and above are skipped so that every character is equally likely (no modulo bias).
+    if (byte < 248) out.push(alphabet[byte % 62] as string);
+  }
+  return i - from;
+}
+
 /**
- * Random base62 text from the system CSPRNG. Bytes of 248 and above are skipped so that every
- * character is equally likely (no modulo bias).
+ * Random base62 text, fresh from the system CSPRNG on every call: for secrets (API keys,
+ * checkout tokens, passwords), whose bytes are never kept around in a pool.
  */
 export function randomBase62(length: number): string {
-  let out = '';
+  const out: string[] = [];
+  while (out.length < length) appendBase62(out, randomBytes(length + 8), 0, length);
+  return out.join('');
+}
+
+/**
+ * Public identifiers need unpredictability, not secrecy: they come from a pool of CSPRNG bytes
+ * refilled 4 KiB at a time (as `crypto.randomUUID` does), instead of one system call per id.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function pooledBase62(length: number): string {
+  const out: string[] = [];
   while (out.length < length) {
-    for (const byte of randomBytes(length + 8)) {
-      if (byte >= 248) continue;
-      out += alphabet[byte % 62];
-      if (out.length === length) break;
+    if (poolAt >= pool.length) {
+      randomFillSync(pool);
+      poolAt = 0;
     }
+    poolAt += appendBase62(out, pool, poolAt, length);
   }
-  return out;
+  return out.join('');
 }
 
 export type IdPrefix =
@@ -38,5 +62,5 @@ export type IdPrefix =
 
 /** A public identifier: a type prefix and 24 random base62 characters (about 143 bits). */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(24)}`;
+  return `${prefix}_${pooledBase62(24)}`;
 }
