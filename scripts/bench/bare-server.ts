@@ -1,7 +1,8 @@
 /**
  * The ceiling of the stack: Express 5 parsing the same JSON body as `POST /v1/payments` and
  * answering a fixed JSON body of the same shape and size, with nothing else (no auth, no
- * validation, no database). `PORT` and `HOST` as for the API.
+ * validation, no database); the same for `GET /v1/payments/{id}` (one payment) and
+ * `GET /v1/payments?limit=20` (a page of 20). `PORT` and `HOST` as for the API.
  */
 import express from 'express';
 
@@ -34,6 +35,23 @@ app.set('etag', false);
 app.use(express.json());
 app.post('/v1/payments', (_req, res) => {
   res.status(202).json(fixed);
+});
+app.get('/v1/payments/:id', (_req, res) => {
+  res.json(fixed);
+});
+const page = {
+  status: 'success',
+  data: {
+    items: Array.from({ length: 20 }, (_, i) => ({
+      ...fixed.data,
+      transaction_id: `pay_26ckKthu9SR4AlZ0MBzSv${100 + i}`,
+    })),
+    has_more: true,
+    next_cursor: 'pay_26ckKthu9SR4AlZ0MBzSv119',
+  },
+};
+app.get('/v1/payments', (_req, res) => {
+  res.json(page);
 });
 app.get('/v1/healthz', (_req, res) => {
   res.json({ status: 'success', data: { service: 'ok' } });

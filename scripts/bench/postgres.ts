@@ -51,7 +51,7 @@ export interface PostgresBench {
     credentials: Credentials,
     env: Record<string, string>,
   ): Promise<Api>;
-  startBare(): Promise<Omit<Scenario, 'key' | 'section'>>;
+  startBare(): Promise<Record<Operation, Omit<Scenario, 'key' | 'section'>>>;
 }
 
 export interface PostgresSeeded {
@@ -301,7 +301,7 @@ export async function runPostgresSection(bench: PostgresBench): Promise<Postgres
     const env = { VALIDATE_RESPONSES: 'false' };
 
     // 1. Throughput: SQLite, PostgreSQL with one instance and with two, bare Express.
-    const bare = await bench.startBare();
+    const bare = (await bench.startBare()).post;
     servers.push(bare.server);
     const sqliteDb = { DATABASE_PATH: bench.sqlitePath };
     const sqlite = await bench.startApi('api, SQLite', sqliteDb, await bench.createAccount(sqliteDb), env);
