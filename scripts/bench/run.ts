@@ -15,6 +15,8 @@
  *                                  (postgres: a throwaway PostgreSQL cluster, see postgres.ts;
  *                                  start: `npm start` to its first answer, see startup.ts)
  *   npm run bench -- --profile     also writes V8 CPU profiles of our servers to build/bench/profiles
+ *   npm run bench -- --soak        also holds POST /payments at half of peak for 5 minutes (1 with
+ *                                  --quick) and reports the API's memory minute by minute
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,6 +74,7 @@ const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string', default: 'build/bench' },
     help: { type: 'boolean', default: false },
@@ -79,7 +82,7 @@ const { values: flags } = parseArgs({
 });
 if (flags.help) {
   console.log(
-    `Usage: npm run bench -- [--quick] [--only ${sections.join(',')}] [--profile] [--out build/bench]`,
+    `Usage: npm run bench -- [--quick] [--only ${sections.join(',')}] [--profile] [--soak] [--out build/bench]`,
   );
   process.exit(0);
 }
@@ -106,6 +109,8 @@ const plan = flags.quick
       webhookEvents: 300,
       steadyRate: 100,
       steadyDurationS: 2,
+      soakS: 60,
+      soakSegmentS: 10,
     }
   : {
       mode: 'full' as const,
@@ -120,6 +125,8 @@ const plan = flags.quick
       webhookEvents: 3_000,
       steadyRate: 100,
       steadyDurationS: 10,
+      soakS: 300,
+      soakSegmentS: 30,
     };
 
 const outDir = resolve(root, flags.out ?? 'build/bench');
@@ -338,6 +345,13 @@ async function main(): Promise<void> {
   let halfRate = 0;
   let postgres: PostgresSummary | undefined;
   let startup: StartupResult | undefined;
+  let soak:
+    | {
+        rate: number;
+        segmentS: number;
+        segments: Array<{ endS: number; peakRssMb: number; p99: number; failures: number }>;
+      }
+    | undefined;
 
   try {
     // 1. Throughput: every server side by side, scenarios interleaved.
@@ -497,6 +511,35 @@ async function main(): Promise<void> {
               durationS: plan.halfLoadS,
               server: bare.server,
             }),
+        );
+      }
+    }
+
+    // The soak: half of peak, evenly paced, for minutes; the API's peak memory per segment.
+    if (ours && flags.soak) {
+      const { api, post } = ours;
+      progress(`\nSoak: ${halfRate} POST /payments per second for ${plan.soakS} s`);
+      const segments = Math.max(2, Math.round(plan.soakS / plan.soakSegmentS));
+      soak = { rate: halfRate, segmentS: plan.soakSegmentS, segments: [] };
+      for (let i = 0; i < segments; i++) {
+        api.proc.resetWindow();
+        const result = await runPaced({
+          title: `soak ${i + 1}/${segments}`,
+          origin: api.origin,
+          request: post,
+          rate: halfRate,
+          durationS: plan.soakSegmentS,
+          server: api.proc,
+        });
+        const segment = {
+          endS: (i + 1) * plan.soakSegmentS,
+          peakRssMb: round(api.proc.windowPeakKb() / 1024, 1),
+          p99: result.latencyMs.p99,
+          failures: result.non2xx + result.errors,
+        };
+        soak.segments.push(segment);
+        progress(
+          `  ${String(segment.endS).padStart(4)} s: peak RSS ${segment.peakRssMb} MB, p99 ${ms(segment.p99)} ms${segment.failures ? `, ${segment.failures} failed` : ''}`,
         );
       }
     }
@@ -768,6 +811,31 @@ async function main(): Promise<void> {
       pass: webhooks.burst.deliveriesPerSecond >= 2000 && webhooks.burst.duplicates === 0,
     });
   }
+  const postPeak = (key: string) => row(key)?.peakRssMb;
+  const oursPeak = postPeak('api.post');
+  const barePeak = postPeak('bare.post');
+  if (oursPeak !== undefined && barePeak !== undefined) {
+    // Reported, not judged: the API holds a database, a validator and its caches.
+    progress(
+      `Peak RSS under the POST load: ours ${Math.round(oursPeak)} MB, bare Express ${Math.round(barePeak)} MB (${times(oursPeak / barePeak)})`,
+    );
+  }
+  if (soak && soak.segments.length >= 2) {
+    // The first segment includes warming up; growth is judged from the second on: the last
+    // third of the soak against the second segment, with 10% (and at least 10 MB) of slack.
+    const settled = soak.segments.slice(1);
+    const baseline = (settled[0] as { peakRssMb: number }).peakRssMb;
+    const tail = settled.slice(-Math.max(1, Math.floor(settled.length / 3)));
+    const last = Math.max(...tail.map((x) => x.peakRssMb));
+    const failed = soak.segments.reduce((sum, x) => sum + x.failures, 0);
+    targets.push({
+      key: 'soak_memory',
+      label: `No memory growth over a ${soak.segments.length * soak.segmentS} s soak at ${soak.rate}/s`,
+      goal: '<= +10% RSS, no failures',
+      measured: `${baseline} -> ${last} MB peak RSS (${soak.segments.map((x) => Math.round(x.peakRssMb)).join(', ')}), ${failed} failed`,
+      pass: last <= Math.max(baseline * 1.1, baseline + 10) && failed === 0,
+    });
+  }
   if (startup) {
     targets.push({
       key: 'start_to_first_answer',
@@ -858,6 +926,7 @@ async function main(): Promise<void> {
         webhooks: webhooks ?? null,
         postgres: postgres ?? null,
         startup: startup ?? null,
+        soak: soak ?? null,
       },
       null,
       2,
