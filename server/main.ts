@@ -58,7 +58,6 @@ async function main(): Promise<void> {
     { url: service.apiUrl, database: config.database ? 'postgresql' : config.databasePath },
     'listening',
   );
-  if (process.argv.includes('--docs')) void refreshDocs(logger);
 
   // Looked for with a read first: an up-to-date database (even a read-only file) is not written to.
   const existing = await service.deps.store.read(async (tx) => tx.accounts.firstAccount());
@@ -75,6 +74,10 @@ async function main(): Promise<void> {
     console.log(firstStartMessage(service.apiUrl, service.deps.config.publicUrl, account, owner));
   }
   logger.info({ sandboxAccountCreated: account !== undefined }, 'accounts checked');
+  // The docs check (loading the docs builder, hashing its inputs) waits until the server has had
+  // a moment to answer its first requests: it is not what a starting server should spend its
+  // first half-second on. Meanwhile /docs serves the page built before, if any.
+  if (process.argv.includes('--docs')) setTimeout(() => void refreshDocs(logger), 500).unref();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');

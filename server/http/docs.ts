@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
-import { parse } from 'yaml';
 import { ApiError } from '../domain/errors.js';
-import { specPath } from './openapi-validator.js';
+import { contractDocument, specPath } from './contract.js';
 import { contentSecurityPolicy, dataOnlyPolicy, docsPolicy } from './security-headers.js';
 
 const docsDir = fileURLToPath(new URL('../../build/docs/', import.meta.url));
@@ -14,7 +13,8 @@ const plainOrigin = /^https?:\/\/[A-Za-z0-9.\-:[\]]+$/;
 let specServerUrl: string | undefined;
 /** The `servers[0].url` the page was built with (the one a local `npm start` uses). */
 function builtServerUrl(): string {
-  specServerUrl ??= String(parse(readFileSync(specPath, 'utf8'))?.servers?.[0]?.url ?? '');
+  const spec = contractDocument() as { servers?: Array<{ url?: unknown }> } | null;
+  specServerUrl ??= String(spec?.servers?.[0]?.url ?? '');
   return specServerUrl;
 }
 

@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { parse } from 'yaml';
-
-export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+import { contractDocument } from './contract.js';
 
 /**
  * The contract without its examples. Examples are documentation; left in, the validator's Ajv
@@ -19,7 +15,7 @@ function contractWithoutExamples(): object {
         .map(([key, value]) => [key, strip(value)]),
     );
   };
-  return strip(parse(readFileSync(specPath, 'utf8'))) as object;
+  return strip(contractDocument()) as object;
 }
 
 /**

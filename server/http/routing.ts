@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Request, RequestHandler } from 'express';
-import { parse } from 'yaml';
 import { ApiError } from '../domain/errors.js';
-import { specPath } from './openapi-validator.js';
+import { contractDocument } from './contract.js';
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -39,7 +37,7 @@ export function routeTable(spec: { paths: Record<string, Record<string, unknown>
 
 let contractRoutes: RouteTable | undefined;
 export function contractRouteTable(): RouteTable {
-  contractRoutes ??= routeTable(parse(readFileSync(specPath, 'utf8')));
+  contractRoutes ??= routeTable(contractDocument() as Parameters<typeof routeTable>[0]);
   return contractRoutes;
 }
 
