@@ -264,16 +264,16 @@ async function startApi(
   env: Record<string, string>,
 ): Promise<Api> {
   const port = await freePort();
-  // One folder per server: V8 writes a profile per thread (tsx's loader has its own), named by pid.
+  // One folder per server: V8 writes a profile per thread, named by pid.
   const profile = flags.profile
     ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, name.replace(/\W+/g, '-'))]
     : [];
-  // `node --import tsx` is what `tsx server/main.ts` runs, minus tsx's wrapper process: the pid
-  // measured is the server itself.
+  // What `npm start` runs in production: the compiled server (dist/, built at the start of the
+  // run when a source changed), in a process of its own, so the pid measured is the server.
   const proc = startProcess(
     name,
     process.execPath,
-    [...profile, '--import', 'tsx', 'server/main.ts'],
+    [...profile, 'dist/server/main.js'],
     { ...apiEnv, ...database, PORT: String(port), ...env },
     { cwd: root },
   );
@@ -327,6 +327,8 @@ async function startBare(): Promise<Record<Operation, Omit<Scenario, 'key' | 'se
 
 async function main(): Promise<void> {
   installCleanup();
+  // The servers under test run compiled, as `npm start` does: bring dist/ up to date first.
+  await runCommand(process.execPath, ['scripts/build.mjs', '--if-stale'], {}, root);
   const machine = describeMachine();
   const startedAt = new Date();
   const work = mkdtempSync(join(tmpdir(), 'payments-bench-'));

@@ -14,13 +14,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { projectRoot } from '../../server/paths.js';
 import { readSpec } from '../lib/openapi.js';
 import { sampleLanguages, withCodeSamples } from './code-samples.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+// The project's folder also when the server runs this module compiled, from dist/scripts/docs/.
+const root = projectRoot;
 const redocly = join(root, 'node_modules', '.bin', 'redocly');
 
 export interface BuildDocsOptions {

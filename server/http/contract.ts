@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { projectRoot } from '../paths.js';
 
 /** openapi.yaml, the contract the server honours. */
-export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+export const specPath = join(projectRoot, 'openapi.yaml');
 
 let parsed: unknown;
 

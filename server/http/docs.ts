@@ -1,12 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import express, { Router } from 'express';
 import { ApiError } from '../domain/errors.js';
+import { projectRoot } from '../paths.js';
 import { contractDocument, specPath } from './contract.js';
 import { contentSecurityPolicy, dataOnlyPolicy, docsPolicy } from './security-headers.js';
 
-const docsDir = fileURLToPath(new URL('../../build/docs/', import.meta.url));
-const indexPath = `${docsDir}index.html`;
+const docsDir = join(projectRoot, 'build', 'docs');
+const indexPath = join(docsDir, 'index.html');
 /** Hosts a URL may be written into the page with: no quotes, brackets or markup. */
 const plainOrigin = /^https?:\/\/[A-Za-z0-9.\-:[\]]+$/;
 

@@ -49,13 +49,18 @@ async function paste(lines: string): Promise<string> {
   return (await run('/bin/sh', ['-c', lines])).stdout;
 }
 
-/** Starts `server/main.ts` and resolves with everything it printed once it printed `until`. */
+/**
+ * Starts `server/main.ts` (under tsx, or `command` instead) and resolves with everything it
+ * printed once it printed `until`.
+ */
 function startMain(
   env: Record<string, string>,
   until: RegExp,
   cwd?: string,
+  command: string[] = [join(root, tsx), join(root, 'server/main.ts')],
 ): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(join(root, tsx), [join(root, 'server/main.ts')], {
+  const [program, ...args] = command as [string, ...string[]];
+  const child = spawn(program, args, {
     cwd: cwd ?? root,
     env: { ...withoutDatabasePath(process.env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +78,33 @@ function startMain(
     child.on('exit', (code) => reject(new Error(`exited ${code} before printing ${until}:\n${output}`)));
   });
 }
+
+describe('npm start runs the compiled server (scripts/start.mjs, dist/)', () => {
+  it('compiles dist/ when a source is newer, then serves the API, the contract and the docs from it', async () => {
+    const { output } = await startMain(
+      { DATABASE_PATH: tempDb(), PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+      /More accounts/,
+      root,
+      [process.execPath, join(root, 'scripts/start.mjs'), '--docs'],
+    );
+    const apiUrl = /"url":"(http:\/\/127\.0\.0\.1:\d+\/v1)"/.exec(output)?.[1] as string;
+    expect(apiUrl, output).toBeDefined();
+    // Files found from the project's folder, not from dist/: the migrations ran, the contract
+    // and the docs page are served.
+    const health = await fetch(`${apiUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const contract = await fetch(apiUrl.replace(/\/v1$/, '/openapi.yaml'));
+    expect(contract.status).toBe(200);
+    expect(await contract.text()).toMatch(/^openapi: 3/m);
+    if (existsSync(join(root, 'build/docs/index.html'))) {
+      expect((await fetch(apiUrl.replace(/\/v1$/, '/docs/'))).status).toBe(200);
+    }
+    // What ran is current: nothing is left to compile.
+    const check = await run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root });
+    expect(check.stderr).toBe('');
+    expect(existsSync(join(root, 'dist/server/main.js'))).toBe(true);
+  });
+});
 
 describe('npm start (server/main.ts)', () => {
   it('on first run prints export lines and curl commands that work when pasted, a service first', async () => {

@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type pg from 'pg';
+import { projectRoot } from '../../paths.js';
 import { checkout } from './checkout.js';
 
-const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const migrationsDir = join(projectRoot, 'server/storage/postgres/migrations/');
 
 /**
  * Key of the session-level advisory lock held while migrating ('momo' in ASCII). Advisory locks

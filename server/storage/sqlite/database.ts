@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { projectRoot } from '../../paths.js';
 
 export type Db = Database.Database;
 
-const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const migrationsDir = join(projectRoot, 'server/storage/sqlite/migrations/');
 
 /**
  * Opens (creating if needed) the SQLite file and brings its schema up to date.

@@ -1,0 +1,70 @@
+/**
+ * `npm run build`: compiles the server (and the docs builder it loads) to dist/ with tsc
+ * (server/tsconfig.build.json), then stamps dist/ so `npm start` knows it is current. Plain
+ * JavaScript on purpose: `npm start` runs it without a TypeScript loader.
+ *
+ *   npm run build                       # compile now
+ *   node scripts/build.mjs --if-stale   # only when a source is newer than the last build
+ *
+ * `npm ci` runs it as `prepare` (with --if-possible: an install without dev dependencies has no
+ * tsc, and then `npm start` says how to build).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const stamp = join(root, 'dist', '.build-stamp');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+/** What the compiled server is made of: a change to any of them makes dist/ stale. */
+const sources = ['server', 'scripts/docs', 'scripts/lib', 'generated', 'tsconfig.json', 'package-lock.json'];
+
+/** The newest modification time under `path`, in ms (TypeScript files and JSON configs). */
+function newest(path) {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info) return 0;
+  if (!info.isDirectory()) return /\.(ts|json)$/.test(path) ? info.mtimeMs : 0;
+  let latest = 0;
+  for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry)));
+  return latest;
+}
+
+/** True when dist/ is missing or older than a source. */
+export function isStale() {
+  const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return sources.some((source) => newest(join(root, source)) > built);
+}
+
+/** Compiles to dist/ and stamps it; throws with tsc's output when compiling fails. */
+export function build() {
+  if (!existsSync(tsc)) {
+    throw new Error(
+      'TypeScript is not installed: run `npm ci` (with dev dependencies), then `npm run build`.',
+    );
+  }
+  const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'server', 'tsconfig.build.json')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`tsc failed to compile the server:\n${run.stdout}${run.stderr}`);
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  const ifPossible = process.argv.includes('--if-possible');
+  try {
+    if (ifPossible && !existsSync(tsc)) {
+      console.error('build: TypeScript is not installed; skipped (npm start will say how to build).');
+    } else if (!ifStale || isStale()) {
+      const started = performance.now();
+      build();
+      console.error(`build: dist/ compiled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}
