@@ -3,8 +3,8 @@
  * (and so outlive its retirement), minting keys to multiply the rate limit, revoking another
  * account's key, and an owner locking themselves out.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetTestKeys } from '../support/admin.js';
 import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
 
 async function rotate(server: TestServer, as: Credentials, grace = 0) {
@@ -160,21 +160,8 @@ describe('the way back when every key is lost', () => {
       expect((await rotate(server, test, 0)).status).toBe(201);
       expect((await server.request('GET', '/balance', { as: test })).status).toBe(401);
 
-      const child = spawn(
-        'node_modules/.bin/tsx',
-        ['server/admin/cli.ts', 'reset-keys', '--api-user', account.apiUser, '--mode', 'test', '--json'],
-        { env: { ...process.env, ...server.databaseEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString('utf8');
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        out += chunk.toString('utf8');
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(code, out).toBe(0);
-      const { key } = JSON.parse(out.trim().split('\n').pop() as string) as { key: string };
+      // The admin CLI, in its own process, on the server's database.
+      const key = await resetTestKeys(account.apiUser, server.databaseEnv);
       expect(
         (await server.request('GET', '/balance', { as: { apiUser: account.apiUser, key } })).status,
       ).toBe(200);

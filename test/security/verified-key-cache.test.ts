@@ -3,8 +3,8 @@
  * change of a key — made through the API, or by another process on the same database (the admin
  * CLI), or another instance on PostgreSQL — is honoured at once on the next request.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resetTestKeys } from '../support/admin.js';
 import { type Credentials, startTestServer, type TestServer, testEngine } from '../support/server.js';
 
 let server: TestServer;
@@ -14,25 +14,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const balance = (as: Credentials) => server.request('GET', '/balance', { as });
-
-/** The admin CLI in its own process: `reset-keys` revokes every test key of the account. */
-async function resetKeysElsewhere(apiUser: string): Promise<string> {
-  const child = spawn(
-    'node_modules/.bin/tsx',
-    ['server/admin/cli.ts', 'reset-keys', '--api-user', apiUser, '--mode', 'test', '--json'],
-    { env: { ...process.env, ...server.databaseEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  expect(code, out).toBe(0);
-  return (JSON.parse(out.trim().split('\n').pop() as string) as { key: string }).key;
-}
 
 describe('a verified key', () => {
   it('is not looked up in the database again while no key changes', async () => {
@@ -93,7 +74,7 @@ describe('a verified key', () => {
     const { test } = await server.newAccount('Revoked elsewhere');
     expect((await balance(test)).status).toBe(200);
     expect((await balance(test)).status).toBe(200);
-    const fresh = await resetKeysElsewhere(test.apiUser);
+    const fresh = await resetTestKeys(test.apiUser, server.databaseEnv);
     // The CLI revokes at its own (real) time; the test server's clock starts in 2026-11-20.
     server.clock.advance(Math.max(0, Date.now() - server.clock.now()) + 1000);
     if (testEngine === 'sqlite') {
