@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { childForRequest } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 
 /**
@@ -20,10 +19,11 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
         status: res.statusCode,
         durationSeconds: durationMs / 1000,
       });
-      // No child logger per request when request lines are not written (LOG_LEVEL=warn and above).
       if (!logger.isLevelEnabled('info')) return;
-      childForRequest(logger, req.context.requestId).info(
+      // One line with the request id in it, not a child logger built per request.
+      logger.info(
         {
+          request_id: req.context.requestId,
           method: req.method,
           path: req.path,
           operation,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { childForRequest, createLogger, type LoggerOptions } from '../../server/observability/logger.js';
+import { startTestServer } from '../support/server.js';
 
 const liveKey = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 const testKey = 'sk_test_9aB7cD5eF3gH1iJ0kL2mN4oP';
@@ -134,5 +135,36 @@ describe('childForRequest', () => {
     );
     expect(text()).not.toContain(liveKey);
     expect(text()).toContain('[REDACTED]');
+  });
+});
+
+describe('the request line of a real server', () => {
+  it('is one line per answered request, carrying the X-Request-Id the client saw and no key', async () => {
+    const { logger, lines, text } = capture({ level: 'info' });
+    const server = await startTestServer({}, { logger });
+    try {
+      const ok = await server.request('GET', '/balance');
+      const refused = await server.request('GET', '/balance', {
+        as: { apiUser: server.test.apiUser, key: testKey },
+      });
+      expect([ok.status, refused.status]).toEqual([200, 401]);
+      const requests = lines().filter((line) => line.msg === 'request');
+      expect(requests).toEqual([
+        expect.objectContaining({
+          request_id: ok.headers.get('x-request-id'),
+          status: 200,
+          operation: 'getBalance',
+        }),
+        expect.objectContaining({
+          request_id: refused.headers.get('x-request-id'),
+          status: 401,
+          error_code: 'invalid_api_key',
+        }),
+      ]);
+      expect(text()).not.toContain(testKey);
+      expect(text()).not.toContain(server.test.key);
+    } finally {
+      await server.close();
+    }
   });
 });
