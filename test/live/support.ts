@@ -82,16 +82,26 @@ export async function startLive(
   };
   const mtnSim = await startMtnMomoSimulator(simOptions);
   const orangeSim = await startOrangeMoneySimulator(simOptions);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startTestServer({
-    PORT: String(port),
-    OPERATOR_TIMEOUT_MS: '1000',
-    METRICS_TOKEN: liveMetricsToken,
-    ...mtnEnv(mtnSim, base),
-    ...orangeEnv(orangeSim, base),
-    ...(options.env ?? {}),
-  });
+  // The callback URLs name the server's port, so it is chosen before the server listens. A port
+  // free a moment ago may be taken meanwhile (another test's outgoing connection can get it as
+  // its source port): then another one is tried.
+  let server: TestServer | undefined;
+  for (let attempt = 1; !server; attempt++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      server = await startTestServer({
+        PORT: String(port),
+        OPERATOR_TIMEOUT_MS: '1000',
+        METRICS_TOKEN: liveMetricsToken,
+        ...mtnEnv(mtnSim, base),
+        ...orangeEnv(orangeSim, base),
+        ...(options.env ?? {}),
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 5) throw err;
+    }
+  }
   return {
     server,
     mtnSim,

@@ -42,7 +42,18 @@ export async function freePort(): Promise<number> {
  * operation that needs no key). Rejects with Prism's output if it exits or stays silent.
  */
 export async function startPrism({ timeoutMs = 45_000 } = {}): Promise<PrismMock> {
-  const port = await freePort();
+  // A port free a moment ago may be taken before Prism binds it (another test's outgoing
+  // connection can get it as its source port): Prism then exits, and another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrismOn(await freePort(), timeoutMs);
+    } catch (err) {
+      if (!/EADDRINUSE|address already in use/i.test(String(err)) || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startPrismOn(port: number, timeoutMs: number): Promise<PrismMock> {
   const child = spawn(prismBin, ['mock', specPath, '-p', String(port), '-h', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
