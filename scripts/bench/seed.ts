@@ -6,9 +6,9 @@
  * (so the call-log retention purge deletes nothing). No ledger rows are written: the lists
  * measured here do not read them.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { IdPrefix } from '../../server/domain/ids.js';
+import { newId } from '../../server/domain/ids.js';
 
 export interface Seeded {
   accountId: string;
@@ -22,31 +22,6 @@ export interface Seeded {
 }
 
 const batch = 50_000;
-
-const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-let pool = randomBytes(0);
-let offset = 0;
-
-/**
- * The server's id format (server/domain/ids.ts: a prefix and 24 unbiased base62 characters),
- * drawn from a large random buffer: `newId` asks the CSPRNG once per id, which is most of the
- * seeding time for millions of rows.
- */
-function newId(prefix: IdPrefix): string {
-  let out = `${prefix}_`;
-  let left = 24;
-  while (left > 0) {
-    if (offset >= pool.length) {
-      pool = randomBytes(1 << 20);
-      offset = 0;
-    }
-    const byte = pool[offset++] as number;
-    if (byte >= 248) continue;
-    out += alphabet[byte % 62];
-    left--;
-  }
-  return out;
-}
 
 export function seedDatabase(path: string, apiUser: string, rows: number): Seeded {
   const started = performance.now();
