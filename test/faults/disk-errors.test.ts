@@ -49,7 +49,15 @@ import {
   startChildServer,
 } from '../support/child-server.js';
 import { testEngine } from '../support/server.js';
-import { internalErrors, logicalRequest, numbers, sleep, tempFolder, waitUntil } from './support/load.js';
+import {
+  documented503,
+  internalErrors,
+  logicalRequest,
+  numbers,
+  sleep,
+  tempFolder,
+  waitUntil,
+} from './support/load.js';
 import { inspectMoney, tableCounts } from './support/money.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -93,16 +101,6 @@ afterAll(async () => {
 });
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-
-function documented503(response: CallResult): boolean {
-  return (
-    response.status === 503 &&
-    response.body?.status === 'error' &&
-    response.body?.error?.code === 'service_unavailable' &&
-    typeof response.body?.error?.request_id === 'string' &&
-    response.headers.get('retry-after') !== null
-  );
-}
 
 /** Whether the server logged an error with a SQLite code matching `pattern`: the fault did hit it. */
 function logged(server: ChildServer, pattern: RegExp): boolean {

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type CallResult,
   type ChildServer,
   type CliAccount,
   callApi,
@@ -19,6 +18,7 @@ import {
 } from '../support/child-server.js';
 import { testEngine } from '../support/server.js';
 import {
+  documented503,
   internalErrors,
   logicalRequest,
   numbers,
@@ -43,16 +43,6 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   folder.remove();
 });
-
-function documented503(response: CallResult): boolean {
-  return (
-    response.status === 503 &&
-    response.body?.status === 'error' &&
-    response.body?.error?.code === 'service_unavailable' &&
-    typeof response.body?.error?.request_id === 'string' &&
-    response.headers.get('retry-after') !== null
-  );
-}
 
 // Two processes sharing one SQLite FILE (its write lock); on PostgreSQL several instances share a
 // database instead: multi-instance-postgres.test.ts.
