@@ -28,10 +28,12 @@ import {
   chmodSync,
   chownSync,
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -183,8 +185,15 @@ async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: Ch
 /** Kills the preparing server before its payment can settle, and folds the WAL into the file. */
 async function freeze(server: ChildServer, dbPath: string, prepared: Prepared): Promise<void> {
   await server.kill();
+  // Everything the killed server committed goes into the file itself and the WAL is emptied, so
+  // the counts and the hash taken next are the whole truth. A connection that never reads does
+  // not even open the WAL (closing it checkpoints nothing): the checkpoint is asked for. It
+  // recovers the WAL first, commits whose index update the kill cut short included.
   const db = new Database(dbPath);
-  db.close(); // the last connection to close checkpoints the WAL and removes it
+  const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
+  db.close();
+  expect(checkpoint).toMatchObject({ busy: 0, log: 0 });
+  expect(existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0).toBe(0);
   const payment = inspectMoney(dbPath).movements.find((m) => m.id === prepared.pendingPaymentId);
   expect(payment?.status).toBe('initiated');
 }
