@@ -49,13 +49,20 @@ export async function openPage(
   options: BrowserContextOptions = desktop,
 ) {
   const isolated = await openIsolatedPage(browser, origin(server), { ...options, acceptDownloads: true });
-  // A missing element fails fast with a clear message instead of at the test's timeout.
-  isolated.page.setDefaultTimeout(8000);
+  return { ...isolated, cspViolations: watchPage(isolated.page) };
+}
+
+/**
+ * Makes a missing element fail fast with a clear message instead of at the test's timeout, and
+ * returns the Content Security Policy violations the page reports from now on.
+ */
+export function watchPage(page: Page): string[] {
+  page.setDefaultTimeout(8000);
   const cspViolations: string[] = [];
-  isolated.page.on('console', (message) => {
+  page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  return { ...isolated, cspViolations };
+  return cspViolations;
 }
 
 export async function signIn(page: Page, server: TestServer, email: string, secret = password) {
