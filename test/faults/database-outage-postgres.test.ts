@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL server going away while the API runs: PostgreSQL's counterpart of
  * disk-errors.test.ts (whose read-only file and full disk are about SQLite's file). A real server
- * (`tsx server/main.ts`, as `npm start` runs it) works on a fresh database of a throwaway cluster
+ * (`node dist/server/main.js`, as `npm start` runs it) works on a fresh database of a throwaway cluster
  * of this file's own; the cluster is stopped with `pg_ctl stop -m immediate` (every connection
  * cut at once, as in a crash of the database server) while clients keep sending, and started again.
  *

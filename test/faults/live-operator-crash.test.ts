@@ -1,6 +1,6 @@
 /**
  * kill -9 around the operator call, in live mode against the MTN MoMo and Orange Money
- * simulators: the server (a child process, `tsx server/main.ts`) SIGKILLs itself at a named
+ * simulators: the server (a child process, `node dist/server/main.js`) SIGKILLs itself at a named
  * point (`FAULT_KILL_AT`, server/operators/fault-points.ts) and is restarted on the same database
  * (the SQLite file, or with `TEST_DATABASE=postgres` a fresh PostgreSQL database of the run's
  * cluster):

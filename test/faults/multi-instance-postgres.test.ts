@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL database: two real servers (`tsx server/main.ts`, as
+ * Several instances on one PostgreSQL database: two real servers (`node dist/server/main.js`, as
  * `npm start` runs it), each with its settlement and webhook workers, share a fresh database of a
  * throwaway cluster. What a user must never notice: a second sandbox account or a double
  * migration when both start together, a balance overdrawn by payouts racing over both, an

@@ -1,21 +1,34 @@
 /**
- * The real server as a child process, exactly as `npm start` runs it (`tsx server/main.ts`),
- * on a SQLite file the test chooses (or any database `databaseEnv` names: a PostgreSQL
- * `DATABASE_URL`) and a free 127.0.0.1 port. For tests that must crash it
- * (`kill()` is SIGKILL), restart it on the same file, or run two of them side by side.
+ * The real server as a child process, exactly as `npm start` runs it (the compiled server,
+ * `node dist/server/main.js`; dist/ is compiled first when a source is newer), on a SQLite file
+ * the test chooses (or any database `databaseEnv` names: a PostgreSQL `DATABASE_URL`) and a free
+ * 127.0.0.1 port. For tests that must crash it (`kill()` is SIGKILL), restart it on the same
+ * file, or run two of them side by side.
  *
- * tsx runs the server in a grandchild process, so every server is started in its own process
- * group and signals go to the whole group: a SIGKILL that reached only tsx would leave the real
- * server running, holding the port and the database. Every group still running when the test
- * process exits is killed, whatever the exit path.
+ * Every server is started in its own process group and signals go to the whole group (a
+ * `prefix` shell or anything the server starts goes with it). Every group still running when
+ * the test process exits is killed, whatever the exit path.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const tsxBin = join(repoRoot, 'node_modules', '.bin', 'tsx');
+const serverEntry = 'dist/server/main.js';
+
+let compiled = false;
+/**
+ * Compiles dist/ when a source is newer than it (`scripts/build.mjs --if-stale`, a tenth of a
+ * second when it is current), once per process. Vitest's global setup does it before any worker
+ * starts (test/support/build-global-setup.ts), so two workers never compile at once.
+ */
+export function ensureCompiledServer(): void {
+  if (compiled) return;
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
+  compiled = true;
+}
 
 /**
  * Settings that keep fault tests short: fast sandbox settlement and polling, short settlement
@@ -55,7 +68,7 @@ export interface ChildServerOptions extends DatabaseTarget {
   env?: Record<string, string>;
   /** Runs the server under this user (only root can ask): makes file permissions bite. */
   user?: { uid: number; gid: number };
-  /** A command put before `tsx server/main.ts`, e.g. `['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"']`. */
+  /** A command put before `node dist/server/main.js`, e.g. `['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"']`. */
   prefix?: string[];
   /** A name for error messages. */
   name?: string;
@@ -67,7 +80,7 @@ export interface ChildServer {
   /** `http://127.0.0.1:<port>/v1` */
   url: string;
   port: number;
-  /** The pid of the node process that runs the server (tsx's child), from its log. */
+  /** The pid of the node process that runs the server, from its log. */
   pid: number;
   dbPath: string;
   /** What `databaseEnv` the server was started with (empty: the SQLite file `dbPath`). */
@@ -88,7 +101,7 @@ export interface ChildServer {
   resume(): void;
   /** SIGTERM (graceful shutdown), then SIGKILL after `graceMs`; resolves once dead. */
   stop(graceMs?: number): Promise<void>;
-  /** Resolves with the exit of the tsx process. */
+  /** Resolves with the exit of the process started (the prefix's, if any). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -150,9 +163,10 @@ async function waitDead(pids: number[], timeoutMs: number): Promise<boolean> {
   return pids.every(processDead);
 }
 
-/** Starts `tsx server/main.ts` on `dbPath` (or `databaseEnv`); resolves once it logs `listening`. */
+/** Starts `node dist/server/main.js` on `dbPath` (or `databaseEnv`); resolves once it logs `listening`. */
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   installCleanup();
+  ensureCompiledServer();
   const name = options.name ?? 'server';
   const databaseEnv = options.databaseEnv ?? {};
   const env = {
@@ -162,9 +176,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     DATABASE_PATH: options.dbPath,
     ...databaseEnv,
   };
-  const [command, ...args] = options.prefix?.length
-    ? [...options.prefix, tsxBin, 'server/main.ts']
-    : [tsxBin, 'server/main.ts'];
+  const [command, ...args] = [...(options.prefix ?? []), process.execPath, serverEntry];
   const child = spawn(command, args, {
     cwd: repoRoot,
     env,
