@@ -57,13 +57,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args])
       : run(join(bin, command), args);
 
-  const port = await freePort();
-  const settings = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    `-c unix_socket_directories=${folder}`,
-    '-c max_connections=200',
-  ];
+  // The port is chosen free, then taken by the server a moment later: another process may take
+  // it meanwhile (two suites start clusters side by side), so a bind failure tries another.
+  let port = 0;
   const pgCtlStart = () =>
     postgresCommand('pg_ctl', [
       'start',
@@ -75,7 +71,12 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '-l',
       join(folder, 'log'),
       '-o',
-      settings.join(' '),
+      [
+        `-p ${port}`,
+        '-c listen_addresses=127.0.0.1',
+        `-c unix_socket_directories=${folder}`,
+        '-c max_connections=200',
+      ].join(' '),
     ]);
   try {
     await postgresCommand('initdb', [
@@ -91,7 +92,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '--no-sync',
       '--no-instructions',
     ]);
-    await pgCtlStart();
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      try {
+        await pgCtlStart();
+        break;
+      } catch (error) {
+        const log = join(folder, 'log');
+        const bindFailed =
+          existsSync(log) && /could not bind|Address already in use/.test(readFileSync(log, 'utf8'));
+        if (!bindFailed || attempt === 5) throw error;
+      }
+    }
   } catch (error) {
     const log = join(folder, 'log');
     const detail = existsSync(log) ? `\n${readFileSync(log, 'utf8')}` : '';
