@@ -19,7 +19,6 @@ import {
   screenshot,
   seriousViolations,
   signIn,
-  watchPage,
 } from './support.js';
 
 let server: TestServer;
@@ -114,14 +113,13 @@ async function check(
 }
 
 describe('every dashboard page, at desktop and phone widths', () => {
-  // The owner signs in once per size (sign-in.test.ts tests signing in); each page opens in a
-  // new tab of that signed-in browser context.
+  // The owner signs in once per size (sign-in.test.ts tests signing in), and that tab visits
+  // every page in turn, as a merchant clicking through the dashboard would.
   const sessions = new Map<Size, Awaited<ReturnType<typeof openPage>>>();
   beforeAll(async () => {
     for (const [size, options] of sizes) {
       const session = await openPage(browser, server, options);
       await signIn(session.page, server, owner);
-      await session.page.close();
       sessions.set(size, session);
     }
   });
@@ -141,14 +139,13 @@ describe('every dashboard page, at desktop and phone widths', () => {
   for (const [name, path] of pages) {
     it(`the ${name} page`, async () => {
       for (const [size] of sizes) {
-        const session = sessions.get(size) as Awaited<ReturnType<typeof openPage>>;
-        const page = await session.context.newPage();
-        const cspViolations = watchPage(page);
-        const foreignBefore = session.foreignRequests.length;
+        const { page, foreignRequests, cspViolations } = sessions.get(size) as Awaited<
+          ReturnType<typeof openPage>
+        >;
+        const [foreignBefore, cspBefore] = [foreignRequests.length, cspViolations.length];
         const response = await page.goto(`${origin(server)}${path()}`);
         expect(response?.status()).toBe(name === 'not-found' ? 404 : 200);
-        await check(name, size, page, session.foreignRequests.slice(foreignBefore), cspViolations);
-        await page.close();
+        await check(name, size, page, foreignRequests.slice(foreignBefore), cspViolations.slice(cspBefore));
       }
     });
   }
