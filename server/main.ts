@@ -54,6 +54,20 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Listening from here on, so a SIGTERM finishes what is in flight from here on too: installed
+  // before anything is printed (a supervisor may stop the server as soon as it sees it start).
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    service.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
   logger.info(
     { url: service.apiUrl, database: config.database ? 'postgresql' : config.databasePath },
     'listening',
@@ -79,18 +93,6 @@ async function main(): Promise<void> {
   // first half-second on. Meanwhile /docs serves the page built before, if any.
   if (process.argv.includes('--docs')) setTimeout(() => void refreshDocs(logger), 500).unref();
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    service.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((err) => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsx = 'node_modules/.bin/tsx';
+const compiledMain = ['dist/server/main.js'];
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -19,7 +20,7 @@ function tempDb(): string {
 }
 
 afterEach(() => {
-  // tsx runs the server as its own child: kill the whole process group, not only tsx.
+  // A server (or tsx's child running the CLI) may start processes: kill the whole group.
   for (const child of children.splice(0)) {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -50,14 +51,15 @@ async function paste(lines: string): Promise<string> {
 }
 
 /**
- * Starts `server/main.ts` (under tsx, or `command` instead) and resolves with everything it
+ * Starts the compiled server (`dist/server/main.js`, what `npm start` runs once dist/ is current;
+ * vitest's global setup compiled it), or `command` instead, and resolves with everything it
  * printed once it printed `until`.
  */
 function startMain(
   env: Record<string, string>,
   until: RegExp,
   cwd?: string,
-  command: string[] = [join(root, tsx), join(root, 'server/main.ts')],
+  command: string[] = [process.execPath, join(root, 'dist/server/main.js')],
 ): Promise<{ child: ChildProcess; output: string }> {
   const [program, ...args] = command as [string, ...string[]];
   const child = spawn(program, args, {
@@ -106,7 +108,7 @@ describe('npm start runs the compiled server (scripts/start.mjs, dist/)', () => 
   });
 });
 
-describe('npm start (server/main.ts)', () => {
+describe('npm start (server/main.ts, compiled)', () => {
   it('on first run prints export lines and curl commands that work when pasted, a service first', async () => {
     const { output } = await startMain(
       { DATABASE_PATH: tempDb(), PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
@@ -147,7 +149,7 @@ describe('npm start (server/main.ts)', () => {
   });
 
   it('stops at start-up with the names of every bad variable', async () => {
-    const result = await run(tsx, ['server/main.ts'], {
+    const result = await run(process.execPath, compiledMain, {
       env: { ...process.env, PORT: 'abc', SANDBOX_SETTLE_MS: '-1', DATABASE_PATH: tempDb() },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);
@@ -156,7 +158,7 @@ describe('npm start (server/main.ts)', () => {
   });
 
   it('a database path it cannot use stops it with a clear message naming the path', async () => {
-    const result = await run(tsx, ['server/main.ts'], {
+    const result = await run(process.execPath, compiledMain, {
       env: { ...process.env, PORT: '0', DATABASE_PATH: '/etc/hostname/payments.db' },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);
