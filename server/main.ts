@@ -92,7 +92,6 @@ async function main(): Promise<void> {
   // a moment to answer its first requests: it is not what a starting server should spend its
   // first half-second on. Meanwhile /docs serves the page built before, if any.
   if (process.argv.includes('--docs')) setTimeout(() => void refreshDocs(logger), 500).unref();
-
 }
 
 main().catch((err) => {
