@@ -535,15 +535,25 @@ describe('two instances on one PostgreSQL database', () => {
       () => `only ${answered} answers`,
       5,
     );
-    // The kill must leave leases behind: wait until more are held than one instance may hold.
+    // The kill must leave leases behind: more held than one instance may hold, so the other holds
+    // some. The instance is frozen (SIGSTOP) before the leases are read, so none it holds can end
+    // between that read and the kill, however long a busy machine takes; if it held none then,
+    // it runs on and the read is tried again.
+    let leasedBeforeKill = new Map<string, number>();
     await waitUntil(
-      async () => (await leasedDeliveries(url)).size > 2,
+      async () => {
+        if ((await leasedDeliveries(url)).size <= 2) return false;
+        b.pause();
+        leasedBeforeKill = await leasedDeliveries(url);
+        if (leasedBeforeKill.size > 2) return true;
+        b.resume();
+        return false;
+      },
       30_000,
       () => 'both instances never held webhook leases at once',
       5,
     );
     const inFlightAtKill = next - answered;
-    const leasedBeforeKill = await leasedDeliveries(url);
     await b.kill();
     const killedAt = Date.now();
     const receivedAtKill = receiver.received.length;
