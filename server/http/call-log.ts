@@ -27,9 +27,7 @@ export function createCallLog(options: {
   batchSize?: number;
 }): CallLog {
   const { store, clock, logger } = options;
-  // Short batches: on SQLite a batch is a unit of the requests' group commit, and 200 ms of rows
-  // (280 at half of peak) held that commit long enough to double the POST p99 (decision 0005).
-  const flushMs = options.flushMs ?? 25;
+  const flushMs = options.flushMs ?? 200;
   const batchSize = options.batchSize ?? 500;
   let buffer: Array<Omit<CallLogRow, 'seq'>> = [];
   let lastPurge = 0;
