@@ -3,13 +3,13 @@
  * 127.0.0.1, and a real server configured with nothing but their MTN_MOMO_* and
  * ORANGE_MONEY_* variables (callbacks pointing back at the server, on 127.0.0.1 too).
  */
-import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
 import {
   type OrangeMoneySimulator,
   startOrangeMoneySimulator,
 } from '../../scripts/simulators/orange-money-simulator.js';
+import { onFreePort } from '../support/ports.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
 
 /** MTN Cameroon and Orange Cameroun numbers: ending 0 succeeds, 1 fails, 4 never settles, 5 expires. */
@@ -25,17 +25,6 @@ export const orange = {
   stuck: '237690000004',
   expires: '237690000005',
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
   return {
@@ -82,15 +71,11 @@ export async function startLive(
   };
   const mtnSim = await startMtnMomoSimulator(simOptions);
   const orangeSim = await startOrangeMoneySimulator(simOptions);
-  // The callback URLs name the server's port, so it is chosen before the server listens. A port
-  // free a moment ago may be taken meanwhile (another test's outgoing connection can get it as
-  // its source port): then another one is tried.
-  let server: TestServer | undefined;
-  for (let attempt = 1; !server; attempt++) {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    try {
-      server = await startTestServer({
+  // The callback URLs name the server's port, so it is chosen before the server listens.
+  const server = await onFreePort(
+    (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      return startTestServer({
         PORT: String(port),
         OPERATOR_TIMEOUT_MS: '1000',
         METRICS_TOKEN: liveMetricsToken,
@@ -98,10 +83,9 @@ export async function startLive(
         ...orangeEnv(orangeSim, base),
         ...(options.env ?? {}),
       });
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 5) throw err;
-    }
-  }
+    },
+    (err) => (err as { code?: string }).code === 'EADDRINUSE',
+  );
   return {
     server,
     mtnSim,

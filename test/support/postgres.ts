@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { convertPlaceholders } from '../../server/storage/postgres/connection.js';
+import { onFreePort } from './ports.js';
 
 const run = promisify(execFile);
 
@@ -57,9 +57,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args])
       : run(join(bin, command), args);
 
-  // The port is chosen free, then taken by the server a moment later: another process may take
-  // it meanwhile (two suites start clusters side by side), so a bind failure tries another.
+  // Chosen by onFreePort below: a port taken between its choice and the bind (two suites start
+  // clusters side by side) makes pg_ctl fail with "could not bind", and another is tried.
   let port = 0;
+  const log = join(folder, 'log');
   const pgCtlStart = () =>
     postgresCommand('pg_ctl', [
       'start',
@@ -69,7 +70,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '-t',
       '60',
       '-l',
-      join(folder, 'log'),
+      log,
       '-o',
       [
         `-p ${port}`,
@@ -92,20 +93,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       '--no-sync',
       '--no-instructions',
     ]);
-    for (let attempt = 1; ; attempt++) {
-      port = await freePort();
-      try {
+    await onFreePort(
+      async (candidate) => {
+        port = candidate;
         await pgCtlStart();
-        break;
-      } catch (error) {
-        const log = join(folder, 'log');
-        const bindFailed =
-          existsSync(log) && /could not bind|Address already in use/.test(readFileSync(log, 'utf8'));
-        if (!bindFailed || attempt === 5) throw error;
-      }
-    }
+      },
+      () => existsSync(log) && /could not bind|Address already in use/.test(readFileSync(log, 'utf8')),
+    );
   } catch (error) {
-    const log = join(folder, 'log');
     const detail = existsSync(log) ? `\n${readFileSync(log, 'utf8')}` : '';
     rmSync(folder, { recursive: true, force: true });
     throw new Error(`could not start a PostgreSQL test cluster: ${(error as Error).message}${detail}`, {
@@ -152,21 +147,6 @@ function postgresBinaries(): string {
 async function postgresUser(): Promise<{ uid: number; gid: number }> {
   const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-/** A port the OS reports free on 127.0.0.1 (closed again before the server takes it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no free port'));
-      });
-    });
-  });
 }
 
 /**

@@ -10,8 +10,8 @@
  * `violationsOf` reads it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { onFreePort } from './ports.js';
 import { specPath } from './spec.js';
 
 const prismBin = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
@@ -24,33 +24,16 @@ export interface PrismMock {
   stop(): Promise<void>;
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
-
 /**
  * Starts `prism mock openapi.yaml` and resolves once it answers `GET /healthz` (the one
  * operation that needs no key). Rejects with Prism's output if it exits or stays silent.
  */
 export async function startPrism({ timeoutMs = 45_000 } = {}): Promise<PrismMock> {
-  // A port free a moment ago may be taken before Prism binds it (another test's outgoing
-  // connection can get it as its source port): Prism then exits, and another port is tried.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startPrismOn(await freePort(), timeoutMs);
-    } catch (err) {
-      if (!/EADDRINUSE|address already in use/i.test(String(err)) || attempt >= 3) throw err;
-    }
-  }
+  // Prism exits when its port was taken meanwhile: another one is tried.
+  return onFreePort(
+    (port) => startPrismOn(port, timeoutMs),
+    (err) => /EADDRINUSE|address already in use/i.test(String(err)),
+  );
 }
 
 async function startPrismOn(port: number, timeoutMs: number): Promise<PrismMock> {

@@ -15,7 +15,7 @@
  * So a call honoured the contract exactly when the response has no `sl-violations` header and
  * is not a Prism problem document.
  */
-import { freePort } from '../../support/prism.js';
+import { freePort } from '../../support/ports.js';
 import { specPath } from '../../support/spec.js';
 import { type Child, spawnChild } from './processes.js';
 import { bin, repoRoot } from './server.js';
