@@ -3,13 +3,19 @@
  * beside a running server: tsx server/admin/cli.ts with the given database variables.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 
 /** Runs the CLI; resolves with its exit code and everything it printed (stdout, then stderr as it came). */
 export async function runAdmin(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn('node_modules/.bin/tsx', ['server/admin/cli.ts', ...args], {
+  const child = spawn(tsx, ['server/admin/cli.ts', ...args], {
+    cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -23,12 +29,14 @@ export async function runAdmin(
   return { code, out };
 }
 
-/** `reset-keys --json` for one API user's test keys: the new key, after checking it exited 0. */
+/** A command run with `--json`: the object it printed last, after checking it exited 0. */
+export async function adminJson<T>(args: string[], env: Record<string, string>): Promise<T> {
+  const { code, out } = await runAdmin([...args, '--json'], env);
+  if (code !== 0) throw new Error(`${args[0]} exited ${code}: ${out}`);
+  return JSON.parse(out.trim().split('\n').pop() as string) as T;
+}
+
+/** `reset-keys` for one API user's test keys: the new key. */
 export async function resetTestKeys(apiUser: string, env: Record<string, string>): Promise<string> {
-  const { code, out } = await runAdmin(
-    ['reset-keys', '--api-user', apiUser, '--mode', 'test', '--json'],
-    env,
-  );
-  if (code !== 0) throw new Error(`reset-keys exited ${code}: ${out}`);
-  return (JSON.parse(out.trim().split('\n').pop() as string) as { key: string }).key;
+  return (await adminJson<{ key: string }>(['reset-keys', '--api-user', apiUser, '--mode', 'test'], env)).key;
 }

@@ -11,11 +11,10 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminJson } from './admin.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const tsxBin = join(repoRoot, 'node_modules', '.bin', 'tsx');
 const serverEntry = 'dist/server/main.js';
 
 let compiled = false;
@@ -312,29 +311,16 @@ export interface CliAccount {
 export async function createAccountWithCli(
   database: string | DatabaseTarget,
   name = 'Fault test account',
-  user?: { uid: number; gid: number },
 ): Promise<CliAccount> {
   const target: DatabaseTarget = typeof database === 'string' ? { dbPath: database } : database;
-  const child = spawn(tsxBin, ['server/admin/cli.ts', 'create-account', '--name', name, '--json'], {
-    cwd: repoRoot,
-    env: { ...process.env, DATABASE_PATH: target.dbPath, ...(target.databaseEnv ?? {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+  const created = await adminJson<Record<string, string>>(['create-account', '--name', name], {
+    DATABASE_PATH: target.dbPath,
+    ...(target.databaseEnv ?? {}),
   });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`create-account exited ${code}: ${out}`);
-  const parsed = JSON.parse(out.trim().split('\n').pop() as string) as Record<string, string>;
   return {
-    apiUser: parsed.api_user as string,
-    testKey: parsed.test_key as string,
-    liveKey: parsed.live_key as string,
+    apiUser: created.api_user as string,
+    testKey: created.test_key as string,
+    liveKey: created.live_key as string,
   };
 }
 
