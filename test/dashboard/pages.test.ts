@@ -13,6 +13,7 @@ import {
   addUser,
   desktop,
   httpSignIn,
+  type OpenedPage,
   openPage,
   origin,
   phone,
@@ -115,7 +116,7 @@ async function check(
 describe('every dashboard page, at desktop and phone widths', () => {
   // The owner signs in once per size (sign-in.test.ts tests signing in), and that tab visits
   // every page in turn, as a merchant clicking through the dashboard would.
-  const sessions = new Map<Size, Awaited<ReturnType<typeof openPage>>>();
+  const sessions = new Map<Size, OpenedPage>();
   beforeAll(async () => {
     for (const [size, options] of sizes) {
       const session = await openPage(browser, server, options);
@@ -139,9 +140,7 @@ describe('every dashboard page, at desktop and phone widths', () => {
   for (const [name, path] of pages) {
     it(`the ${name} page`, async () => {
       for (const [size] of sizes) {
-        const { page, foreignRequests, cspViolations } = sessions.get(size) as Awaited<
-          ReturnType<typeof openPage>
-        >;
+        const { page, foreignRequests, cspViolations } = sessions.get(size) as OpenedPage;
         const [foreignBefore, cspBefore] = [foreignRequests.length, cspViolations.length];
         const response = await page.goto(`${origin(server)}${path()}`);
         expect(response?.status()).toBe(name === 'not-found' ? 404 : 200);

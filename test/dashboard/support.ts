@@ -49,21 +49,17 @@ export async function openPage(
   options: BrowserContextOptions = desktop,
 ) {
   const isolated = await openIsolatedPage(browser, origin(server), { ...options, acceptDownloads: true });
-  return { ...isolated, cspViolations: watchPage(isolated.page) };
-}
-
-/**
- * Makes a missing element fail fast with a clear message instead of at the test's timeout, and
- * returns the Content Security Policy violations the page reports from now on.
- */
-export function watchPage(page: Page): string[] {
-  page.setDefaultTimeout(8000);
+  // A missing element fails fast with a clear message instead of at the test's timeout.
+  isolated.page.setDefaultTimeout(8000);
   const cspViolations: string[] = [];
-  page.on('console', (message) => {
+  isolated.page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  return cspViolations;
+  return { ...isolated, cspViolations };
 }
+
+/** A browser context of `openPage`: its tab, and what that tab sent elsewhere or had refused by the CSP. */
+export type OpenedPage = Awaited<ReturnType<typeof openPage>>;
 
 export async function signIn(page: Page, server: TestServer, email: string, secret = password) {
   await page.goto(`${origin(server)}/dashboard`);
