@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledServerEntry } from '../support/child-server.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsx = 'node_modules/.bin/tsx';
-const compiledMain = ['dist/server/main.js'];
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -51,15 +51,15 @@ async function paste(lines: string): Promise<string> {
 }
 
 /**
- * Starts the compiled server (`dist/server/main.js`, what `npm start` runs once dist/ is current;
- * vitest's global setup compiled it), or `command` instead, and resolves with everything it
+ * Starts the compiled server (what `npm start` runs once dist/ is current; vitest's global setup
+ * compiled it), or `command` instead, and resolves with everything it
  * printed once it printed `until`.
  */
 function startMain(
   env: Record<string, string>,
   until: RegExp,
   cwd?: string,
-  command: string[] = [process.execPath, join(root, 'dist/server/main.js')],
+  command: string[] = [process.execPath, compiledServerEntry],
 ): Promise<{ child: ChildProcess; output: string }> {
   const [program, ...args] = command as [string, ...string[]];
   const child = spawn(program, args, {
@@ -149,7 +149,7 @@ describe('npm start (server/main.ts, compiled)', () => {
   });
 
   it('stops at start-up with the names of every bad variable', async () => {
-    const result = await run(process.execPath, compiledMain, {
+    const result = await run(process.execPath, [compiledServerEntry], {
       env: { ...process.env, PORT: 'abc', SANDBOX_SETTLE_MS: '-1', DATABASE_PATH: tempDb() },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);
@@ -158,7 +158,7 @@ describe('npm start (server/main.ts, compiled)', () => {
   });
 
   it('a database path it cannot use stops it with a clear message naming the path', async () => {
-    const result = await run(process.execPath, compiledMain, {
+    const result = await run(process.execPath, [compiledServerEntry], {
       env: { ...process.env, PORT: '0', DATABASE_PATH: '/etc/hostname/payments.db' },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);

@@ -11,22 +11,24 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminJson } from './admin.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const serverEntry = 'dist/server/main.js';
+/** What `npm start` runs once dist/ is current. */
+export const compiledServerEntry = join(repoRoot, 'dist', 'server', 'main.js');
 
-let compiled = false;
 /**
- * Compiles dist/ when a source is newer than it (`scripts/build.mjs --if-stale`, a tenth of a
- * second when it is current), once per process. Vitest's global setup does it before any worker
- * starts (test/support/build-global-setup.ts), so two workers never compile at once.
+ * Compiles dist/ when a source is newer than it (`scripts/build.mjs --if-stale`), once per run:
+ * vitest's global setup does it before any worker starts (test/support/build-global-setup.ts),
+ * so two workers never compile at once, and the workers it forks inherit the mark; a process
+ * without it (the contract suite) checks once itself.
  */
 export function ensureCompiledServer(): void {
-  if (compiled) return;
+  if (process.env.TEST_DIST_CURRENT === '1') return;
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
-  compiled = true;
+  process.env.TEST_DIST_CURRENT = '1';
 }
 
 /**
@@ -175,7 +177,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     DATABASE_PATH: options.dbPath,
     ...databaseEnv,
   };
-  const [command, ...args] = [...(options.prefix ?? []), process.execPath, serverEntry];
+  const [command, ...args] = [...(options.prefix ?? []), process.execPath, compiledServerEntry];
   const child = spawn(command, args, {
     cwd: repoRoot,
     env,
