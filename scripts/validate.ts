@@ -6,7 +6,7 @@
  * suites then run two at a time, longest first, each of the two runners taking the next suite
  * when its own ends: on this 2-core machine the suites together keep both cores busy (the fault
  * tests mostly wait on killed and restarted servers, which lets a CPU-bound suite beside them
- * run). Each stage's output is kept in build/ci/<stage>.log and printed whole when the stage
+ * run). Each suite's output is kept in build/ci/<stage>.log and printed whole when the suite
  * ends, so two stages never interleave. A failure stops everything still running.
  *
  * @example
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 // build:if-stale compiles dist/ once, when a source is newer, before suites that run the
 // compiled server start side by side (each suite's global setup would otherwise compile it).
 const checks = ['check:generated', 'lint:spec', 'lint', 'typecheck', 'docs', 'build:if-stale'] as const;
-/** Longest first (seconds side by side in the last measured run: 198, 117, 97, 71, 59). */
+/** About the longest first, as they took side by side: test:unit ~180 s, the next three 120-135 s, 35 s. */
 const suites = [
   'test:unit',
   'test:faults',
@@ -45,47 +45,55 @@ interface Timing {
   stage: string;
   seconds: number;
   result: 'ok' | 'FAIL' | 'stopped';
+  /** Its output is in its log file (it ran beside another stage). */
+  buffered: boolean;
 }
 const timings: Timing[] = [];
 const running = new Set<ChildProcess>();
 let failed: string | undefined;
 const logDir = join(process.cwd(), 'build', 'ci');
+const logPath = (stage: string) => join(logDir, `${stage.replace(/:/g, '-')}.log`);
 
-/** Runs `npm run <stage>`; `buffered` keeps its output for the end instead of streaming it. */
-function runStage(stage: string, buffered: boolean): Promise<Timing> {
+/**
+ * Runs `npm run <stage>`. Streamed, its output goes straight to the terminal; `buffered`, it is
+ * written to build/ci/<stage>.log and printed whole when the stage ends.
+ */
+function runStage(stage: string, buffered: boolean): Promise<void> {
   const started = performance.now();
   if (!buffered) console.log(`\n▶ npm run ${stage}`);
-  mkdirSync(logDir, { recursive: true });
-  const log = createWriteStream(join(logDir, `${stage.replace(/:/g, '-')}.log`));
-  const chunks: Buffer[] = [];
   const child = spawn('npm', ['run', '--silent', stage], {
     stdio: ['ignore', buffered ? 'pipe' : 'inherit', buffered ? 'pipe' : 'inherit'],
     // Its own process group: a failure elsewhere stops the stage with everything it started.
     detached: buffered,
   });
   running.add(child);
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      log.write(chunk);
-    });
+  const chunks: Buffer[] = [];
+  if (buffered) {
+    mkdirSync(logDir, { recursive: true });
+    const log = createWriteStream(logPath(stage));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        log.write(chunk);
+      });
+    }
+    child.on('close', () => log.end());
   }
   return new Promise((resolve) => {
     child.on('close', (code) => {
       running.delete(child);
-      log.end();
       const result = code === 0 ? 'ok' : failed ? 'stopped' : 'FAIL';
-      const timing: Timing = { stage, seconds: (performance.now() - started) / 1000, result };
+      const seconds = (performance.now() - started) / 1000;
       if (buffered) {
-        console.log(`\n▶ npm run ${stage} (${result}, ${timing.seconds.toFixed(1)} s)`);
+        console.log(`\n▶ npm run ${stage} (${result}, ${seconds.toFixed(1)} s)`);
         process.stdout.write(Buffer.concat(chunks));
       }
-      timings.push(timing);
+      timings.push({ stage, seconds, result, buffered });
       if (result === 'FAIL' && !failed) {
         failed = stage;
         stopOthers();
       }
-      resolve(timing);
+      resolve();
     });
   });
 }
@@ -133,8 +141,7 @@ console.log(
   `  ${'total'.padEnd(29)} ${wall.toFixed(1).padStart(7)} s (stages add up to ${sum.toFixed(1)} s)`,
 );
 if (failed) {
-  console.error(
-    `\nnpm test failed at stage ${failed} (its output: build/ci/${failed.replace(/:/g, '-')}.log)`,
-  );
+  const where = timings.find((t) => t.stage === failed)?.buffered ? ` (its output: ${logPath(failed)})` : '';
+  console.error(`\nnpm test failed at stage ${failed}${where}`);
   process.exit(1);
 }
