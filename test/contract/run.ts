@@ -13,7 +13,6 @@
  * breach (test/contract/fault/inject.ts) to show the tools catch it: see README.md.
  * Exits non-zero when any tool fails.
  */
-import { fileURLToPath } from 'node:url';
 import { faults } from './fault/faults.js';
 import { installCleanup, stopAll } from './lib/processes.js';
 import { startServer } from './lib/server.js';
@@ -41,12 +40,10 @@ function parseArgs(argv: string[]) {
 async function runTool(tool: Tool, fault: string | undefined): Promise<ToolResult & { ms: number }> {
   const started = Date.now();
   const log = (line: string) => console.log(`[${tool.name}] ${line}`);
-  const preload = fault ? fileURLToPath(new URL('./fault/inject.ts', import.meta.url)) : undefined;
-  const env: Record<string, string> = fault ? { CONTRACT_FAULT: fault } : {};
   const sink = await startWebhookSink();
-  const server = await startServer({ name: `server for ${tool.name}`, env, ...(preload ? { preload } : {}) });
+  const server = await startServer({ name: `server for ${tool.name}`, ...(fault ? { fault } : {}) });
   try {
-    const result = await tool.run({ server, sink, log, ...(preload ? { serverPreload: preload } : {}) });
+    const result = await tool.run({ server, sink, log, ...(fault ? { serverFault: fault } : {}) });
     return { ...result, ms: Date.now() - started };
   } catch (err) {
     return {

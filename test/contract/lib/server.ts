@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type ChildServer,
   type CliAccount,
@@ -48,9 +49,11 @@ export const suiteEnv: Record<string, string> = {
 export interface StartOptions {
   name?: string;
   env?: Record<string, string>;
-  /** A module loaded into the server's process before it starts (the self-check's fault). */
-  preload?: string;
+  /** The self-check's deliberate contract breach (test/contract/fault/faults.ts), if any. */
+  fault?: string;
 }
+
+const faultModule = fileURLToPath(new URL('../fault/inject.ts', import.meta.url));
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'contract-'));
@@ -65,14 +68,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     child = await startChildServer({
       dbPath,
       name: options.name ?? 'server',
-      // `tsx --import <module> server/main.ts`: tsx loads the module into the server's process.
-      ...(options.preload
+      // `node --import tsx --import fault/inject.ts dist/server/main.js`: tsx's loader lets node
+      // load the TypeScript module into the compiled server's process, where CONTRACT_FAULT
+      // tells it which breach to make.
+      ...(options.fault
         ? {
-            env: { ...env, PRELOAD: options.preload },
-            prefix: ['/bin/sh', '-c', 'exec "$0" --import "$PRELOAD" "$@"'],
+            env: { ...env, CONTRACT_FAULT: options.fault, PRELOAD: faultModule },
+            prefix: ['/bin/sh', '-c', 'exec "$0" --import tsx --import "$PRELOAD" "$@"'],
           }
         : { env }),
     });
+    // The self-check proves something only if the fault is in: the module says so when loaded.
+    if (options.fault && !child.output().includes(`CONTRACT_FAULT=${options.fault}`)) {
+      throw new Error(`the fault ${options.fault} is not in the server:\n${child.output().slice(-2000)}`);
+    }
     const account = await createAccountWithCli(dbPath, 'Contract suite account');
     return {
       apiUrl: child.url,

@@ -47,14 +47,14 @@ export function dreddReadableSpec(): Json {
 export const dreddTool: Tool = {
   name: 'dredd',
   description: 'dredd 14: every operation and every documented response status',
-  async run({ server, sink, log, serverPreload }) {
+  async run({ server, sink, log, serverFault }) {
     const dir = mkdtempSync(join(tmpdir(), 'contract-dredd-'));
     // A second server whose keys may make 1 call per hour, for the 429 transactions; it starts
     // while the fixtures are created.
     const starting = startServer({
       name: 'rate-limited server for dredd',
       env: { RATE_LIMIT_PER_WINDOW: '1', RATE_LIMIT_WINDOW_MS: '3600000' },
-      ...(serverPreload ? { preload: serverPreload } : {}),
+      ...(serverFault ? { fault: serverFault } : {}),
     });
     starting.catch(() => undefined);
     // A third whose live mode has only MTN MoMo connected (at a closed loopback port: the
@@ -71,7 +71,7 @@ export const dreddTool: Tool = {
         MTN_MOMO_DISBURSEMENT_API_USER: 'contract',
         MTN_MOMO_DISBURSEMENT_API_KEY: 'contract',
       },
-      ...(serverPreload ? { preload: serverPreload } : {}),
+      ...(serverFault ? { fault: serverFault } : {}),
     });
     startingRouted.catch(() => undefined);
     try {

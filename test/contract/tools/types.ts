@@ -6,8 +6,8 @@ export interface ToolContext {
   sink: WebhookSink;
   /** Prints one line under the tool's heading. */
   log(line: string): void;
-  /** Extra environment for servers the tool starts itself (the self-check's fault). */
-  serverPreload?: string;
+  /** The self-check's fault, for servers the tool starts itself. */
+  serverFault?: string;
 }
 
 export interface ToolResult {
