@@ -54,7 +54,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   if (!config.database) mkdirSync(dirname(config.databasePath), { recursive: true });
-  const store = await openStore(config);
+  const store = await openStore(config, { server: { logger } });
   const metrics = createMetrics({
     outboxDepth: () => store.read(async (tx) => tx.events.pendingDeliveries()),
   });

@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { openPostgresStore } from './postgres/store.js';
 import { createSecretBox, resolveSecretsKey, type SecretBox } from './secret-box.js';
+import { startCheckpointer } from './sqlite/checkpointer.js';
 import { openDatabase, openReadConnection } from './sqlite/database.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { Store } from './store.js';
@@ -19,6 +21,10 @@ import type { Store } from './store.js';
  */
 export async function openStore(
   config: Pick<Config, 'databasePath' | 'database' | 'secretsEncryptionKey'>,
+  options: {
+    /** A long-running server: SQLite's WAL is copied back into the file on a thread of its own, and its failures are logged here. */
+    server?: { logger: Logger };
+  } = {},
 ): Promise<Store> {
   if (config.database) {
     // Required with DATABASE_URL (config.ts): instances on several machines share no key file.
@@ -32,15 +38,26 @@ export async function openStore(
     });
   }
   const box = createSecretBox(resolveSecretsKey(config.secretsEncryptionKey, config.databasePath));
-  const store = openSqliteStore(config.databasePath, box);
+  const store = openSqliteStore(config.databasePath, box, options.server?.logger);
   await cleanOldSecrets(store);
   return store;
 }
 
-/** The SQLite engine: the writer migrates the file before the readers open it. */
-function openSqliteStore(path: string, box: SecretBox): Store {
+/**
+ * The SQLite engine: the writer migrates the file before the readers open it. A server (given a
+ * logger) checkpoints on a thread of its own; a command-line run is too short to need it.
+ */
+function openSqliteStore(path: string, box: SecretBox, logger: Logger | undefined): Store {
   const db = openDatabase(path);
-  return new SqliteStore(db, openReadConnection(path), openReadConnection(path), box);
+  const checkpointer = logger
+    ? startCheckpointer(path, (failure) =>
+        logger.warn(
+          { code: failure.code, err: { message: failure.message } },
+          'background WAL checkpoint failed',
+        ),
+      )
+    : undefined;
+  return new SqliteStore(db, openReadConnection(path), openReadConnection(path), box, checkpointer);
 }
 
 /** Seals what an older version left in clear; looked for with a read first, so an up-to-date database is not written to at start-up. */

@@ -44,6 +44,14 @@ export interface Store {
   keysVersion(): number | null;
   /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs work as one transaction that need not be durable at once: bookkeeping written after
+   * the answer was sent (the call log). On SQLite it joins the next batch of units, after them,
+   * so it pays no disk sync of its own and never holds a batch back by more than its own
+   * statements; when no batch comes, one starts after `maxDelayMs`. On PostgreSQL it runs after
+   * `maxDelayMs`. Resolves after its commit, like `transact`.
+   */
+  transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T>;
   /** Read-only work on one consistent snapshot of committed data. */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Checks the database answers (health check). */

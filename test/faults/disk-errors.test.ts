@@ -198,6 +198,33 @@ async function freeze(server: ChildServer, dbPath: string, prepared: Prepared): 
   expect(payment?.status).toBe('initiated');
 }
 
+/**
+ * Stops the server (SIGSTOP) with its WAL folded into the file and truncated, so the fault
+ * bites: a WAL that was fully copied back is reused from its start, in blocks the file already
+ * has, and writes that fit there succeed even on a full disk (durably: they are the disk's own
+ * blocks). The server's checkpoint thread copies the WAL back often, and its workers and call
+ * log commit now and then: stopped, nothing of it can allocate WAL blocks again before the
+ * disk is full. Tried again when the server was stopped in the middle of a commit.
+ */
+async function stopWithEmptyWal(server: ChildServer, dbPath: string): Promise<void> {
+  const db = new Database(dbPath, { timeout: 100 });
+  try {
+    await waitUntil(
+      async () => {
+        server.pause();
+        const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+        if (result?.busy === 0 && statSync(`${dbPath}-wal`).size === 0) return true;
+        server.resume();
+        return false;
+      },
+      5_000,
+      () => 'the WAL could not be truncated',
+    );
+  } finally {
+    db.close();
+  }
+}
+
 interface FaultWrite {
   label: string;
   method: 'POST' | 'PUT';
@@ -484,6 +511,7 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
       prepared = ready.prepared;
       faulty = ready.server;
       await sleep(100); // let the last request's call log reach the disk
+      await stopWithEmptyWal(faulty, dbPath);
       const filler = join(dir, 'filler');
       const fd = openSync(filler, 'w');
       for (const size of [65_536, 4096, 512, 1]) {
@@ -500,6 +528,7 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
         }
       }
       closeSync(fd);
+      faulty.resume();
       lift = async () => {
         // Space comes back as an operator would give it: the file system grows, not just the
         // filler's bytes. Those alone would soon be taken again: the WAL grows up to its

@@ -77,6 +77,12 @@ export class PostgresStore implements Store {
     return value;
   }
 
+  /** There is no batch to join: every unit commits on its own connection. */
+  async transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T> {
+    await new Promise((resolve) => setTimeout(resolve, maxDelayMs));
+    return this.transact(work);
+  }
+
   /** Runs read-only `work` on one snapshot of committed data (REPEATABLE READ, READ ONLY). */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return readOnlyTransaction(this.#pool, (client) => work(this.#tx(client)));

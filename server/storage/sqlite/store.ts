@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { Store, Tx } from '../store.js';
+import type { Checkpointer } from './checkpointer.js';
 import { sqliteConnection } from './connection.js';
 import type { Db } from './database.js';
 
@@ -55,20 +56,26 @@ export class SqliteStore implements Store {
   readonly #keyChanges: Db;
   readonly #keyVersion: Statement;
   #queue: QueuedWork[] = [];
+  /** Units that ride with the next batch (`transactSoon`), and the timer that starts one for them. */
+  #riders: QueuedWork[] = [];
+  #ridersDue: NodeJS.Timeout | undefined;
   #flushScheduled = false;
   /** The batch running now, if any. */
   #flushing: Promise<void> | undefined;
   /** The last read queued: the next starts once it settled. */
   #reads: Promise<unknown> = Promise.resolve();
   readonly #readScope = new AsyncLocalStorage<ReadScope>();
+  readonly #checkpointer: Checkpointer | undefined;
 
   /**
    * @param db the writer's connection, on a migrated file (`openDatabase`)
    * @param reader a read-only connection to the same file (`openReadConnection`)
    * @param keyChanges another read-only connection, for `keysVersion` alone: the reader's may
    *   be inside a read transaction, whose snapshot could be older than the last key change
+   * @param checkpointer copies the WAL into the file off the event loop; told of every commit
    */
-  constructor(db: Db, reader: Db, keyChanges: Db, box: SecretBox) {
+  constructor(db: Db, reader: Db, keyChanges: Db, box: SecretBox, checkpointer?: Checkpointer) {
+    this.#checkpointer = checkpointer;
     this.#db = db;
     this.#reader = reader;
     this.#keyChanges = keyChanges;
@@ -97,6 +104,27 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Runs `work` as a unit of the next batch, after that batch's other units; when none starts
+   * within `maxDelayMs`, a batch starts for it.
+   */
+  transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#riders.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#ridersDue ??= setTimeout(() => this.#boardRiders(true), maxDelayMs);
+    });
+  }
+
+  /** Puts the riders at the end of the queue; `andFlush` when no batch is about to take it. */
+  #boardRiders(andFlush: boolean): void {
+    clearTimeout(this.#ridersDue);
+    this.#ridersDue = undefined;
+    if (this.#riders.length === 0) return;
+    this.#queue.push(...this.#riders);
+    this.#riders = [];
+    if (andFlush) this.#scheduleFlush();
+  }
+
   #scheduleFlush(): void {
     if (this.#flushScheduled || this.#flushing) return;
     this.#flushScheduled = true;
@@ -113,6 +141,7 @@ export class SqliteStore implements Store {
   }
 
   async #flush(): Promise<void> {
+    this.#boardRiders(false);
     const batch = this.#queue;
     this.#queue = [];
     const { begin, savepoint, release, rollbackTo, commit, rollback } = this.#statements;
@@ -138,6 +167,7 @@ export class SqliteStore implements Store {
         }
       }
       commit.run();
+      this.#checkpointer?.committed();
     } catch (error) {
       // BEGIN or COMMIT failed (locked, read-only, full disk): nothing of the batch is stored.
       try {
@@ -206,6 +236,7 @@ export class SqliteStore implements Store {
   /** Closes the connections once the work queued so far is answered. */
   async close(): Promise<void> {
     await this.#idle();
+    await this.#checkpointer?.stop();
     this.#keyChanges.close();
     this.#reader.close();
     this.#db.close();
@@ -213,6 +244,7 @@ export class SqliteStore implements Store {
 
   /** Resolves once no batch is queued or running and the reads queued so far have ended. */
   async #idle(): Promise<void> {
+    this.#boardRiders(true);
     while (this.#flushing || this.#flushScheduled) {
       await (this.#flushing ?? new Promise<void>((resolve) => setImmediate(resolve)));
     }

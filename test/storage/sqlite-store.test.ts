@@ -1,0 +1,149 @@
+/**
+ * The SQLite store's two ways of keeping bookkeeping off the request path: units that ride with
+ * the next group commit (`transactSoon`, what the call log writes with), and the thread that
+ * copies the WAL back into the database file so the event loop does not (the checkpointer).
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newId } from '../../server/domain/ids.js';
+import { openStore } from '../../server/storage/open-store.js';
+import type { CallLogRow } from '../../server/storage/rows.js';
+import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
+import type { Store } from '../../server/storage/store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const silent = pino({ level: 'silent' });
+
+async function openAt(server: boolean): Promise<{ store: Store; path: string }> {
+  const path = join(dir, `store-${++files}.db`);
+  const config = { databasePath: path, database: null, secretsEncryptionKey: Buffer.alloc(32, 7) };
+  return { path, store: await openStore(config, server ? { server: { logger: silent } } : {}) };
+}
+
+function logRow(n: number): Omit<CallLogRow, 'seq'> {
+  return {
+    id: newId('log'),
+    account_id: null,
+    mode: null,
+    request_id: `req_${n}`,
+    method: 'GET',
+    path: `/v1/payments/${'x'.repeat(120)}${n}`,
+    status: 200,
+    duration_ms: 1.5,
+    key_id: null,
+    error_code: null,
+    created_at: Date.now(),
+    user_id: null,
+  };
+}
+
+/** Rows in call_logs, read on a connection of the test's own (the last commit, WAL included). */
+function logCount(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM call_logs').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+/** Resolves with what `promise` gave, or with 'still waiting' after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
+  return Promise.race([
+    promise,
+    new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), ms)),
+  ]);
+}
+
+describe('transactSoon (SQLite)', () => {
+  it('commits with the next batch of writes instead of waiting for its delay', async () => {
+    const { store, path } = await openAt(false);
+    const soon = store.transactSoon(async (tx) => {
+      await tx.logs.insertMany([logRow(1)]);
+      return 'rode';
+    }, 60_000);
+    await store.transact((tx) => tx.logs.insertMany([logRow(2)]));
+    expect(await within(soon, 5_000)).toBe('rode');
+    expect(logCount(path)).toBe(2);
+    await store.close();
+  });
+
+  it('with no write coming, commits once its delay is over', async () => {
+    const { store, path } = await openAt(false);
+    const soon = store.transactSoon((tx) => tx.logs.insertMany([logRow(1)]), 30);
+    await expect(within(soon, 5_000)).resolves.toBeUndefined();
+    expect(logCount(path)).toBe(1);
+    await store.close();
+  });
+
+  it('a unit that throws rolls back alone: the batch it rode with commits', async () => {
+    const { store, path } = await openAt(false);
+    const soon = store.transactSoon(async (tx) => {
+      await tx.logs.insertMany([logRow(1)]);
+      throw new Error('the rider failed');
+    }, 60_000);
+    soon.catch(() => undefined);
+    await store.transact((tx) => tx.logs.insertMany([logRow(2)]));
+    await expect(soon).rejects.toThrow('the rider failed');
+    expect(logCount(path)).toBe(1);
+    await store.close();
+  });
+
+  it('close() writes the units still waiting for a batch', async () => {
+    const { store, path } = await openAt(false);
+    const soon = store.transactSoon((tx) => tx.logs.insertMany([logRow(1), logRow(2), logRow(3)]), 60_000);
+    await store.close();
+    await expect(within(soon, 1_000)).resolves.toBeUndefined();
+    expect(logCount(path)).toBe(3);
+  });
+});
+
+describe('the checkpoint thread', () => {
+  /**
+   * A few hundred WAL pages: under the writer's own automatic checkpoint (1,000 pages), so only
+   * the thread can have copied them into the database file, which then grows.
+   */
+  async function writeSomePages(store: Store): Promise<void> {
+    for (let batch = 0; batch < 10; batch++) {
+      await store.transact((tx) =>
+        tx.logs.insertMany(Array.from({ length: 60 }, (_, i) => logRow(batch * 60 + i))),
+      );
+    }
+  }
+
+  it("a server's store copies committed pages into the file without the writer checkpointing", async () => {
+    const { store, path } = await openAt(true);
+    const before = statSync(path).size;
+    await writeSomePages(store);
+    const deadline = Date.now() + 10_000;
+    while (statSync(path).size === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(statSync(path).size).toBeGreaterThan(before);
+    expect(logCount(path)).toBe(600);
+    await store.close();
+  });
+
+  it('a command-line store has no thread: the same pages stay in the WAL until the writer checkpoints', async () => {
+    const { store, path } = await openAt(false);
+    const before = statSync(path).size;
+    await writeSomePages(store);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statSync(path).size).toBe(before);
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('reports a thread that cannot work instead of failing silently', async () => {
+    const failures: Array<{ code: string; message: string }> = [];
+    const checkpointer = startCheckpointer(join(dir, 'no-such-file.db'), (failure) => failures.push(failure));
+    await checkpointer.stop();
+    expect(failures).toEqual([expect.objectContaining({ code: 'SQLITE_CANTOPEN' })]);
+    expect(failures[0]?.message).toMatch(/no-such-file|unable to open/);
+  });
+});
