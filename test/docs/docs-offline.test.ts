@@ -22,37 +22,56 @@ import { type Json, operations, spec } from '../support/spec.js';
  * Redoc shows one page at a time (the overview, a tag, an operation) and renders operations only
  * once opened, so every entry of its sidebar is clicked in turn, as a reader would, including the
  * operations a tag lists once opened. Returns the headings shown on the way.
+ *
+ * The walk runs inside the page, in one call: a round trip from the test per click, per wait and
+ * per read made this the longest file of the suite (69 entries), on a machine where every
+ * CPU-second counts (docs/benchmarks.md, "Test suite time").
  */
 async function headingsOfEveryPage(page: Page): Promise<Set<string>> {
-  const entries = page.locator('[data-component-name="Menu/MenuItem"] > a');
-  const targetOf = (href: string) => href.replace(/^#/, '');
-  const visited = new Set<string>();
-  const headings = new Set<string>();
-  for (;;) {
-    const hrefs = await entries.evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-    const href = hrefs.find((h) => !visited.has(targetOf(h)));
-    if (href === undefined) break;
-    visited.add(targetOf(href));
-    await entries
-      .and(page.locator(`[href="${href}"]`))
-      .first()
-      .click();
-    await page.waitForFunction((target) => window.location.hash === `#${target}`, targetOf(href));
-    // Redoc renders the section a moment after the hash changes, later on a busy machine: read
-    // the headings until two reads a few frames apart agree (bounded; the assertions stay strict).
-    let previous = '';
-    for (let tries = 0; tries < 20; tries++) {
-      await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
-      const current = (await page.locator('h1, h2').allInnerTexts()).join('|');
-      if (current !== '' && current === previous) break;
-      previous = current;
+  const shown = await page.evaluate(async () => {
+    const entries = () =>
+      Array.from(document.querySelectorAll<HTMLAnchorElement>('[data-component-name="Menu/MenuItem"] > a'));
+    const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+    // What a reader sees (innerText), not the text of hidden elements too (textContent).
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
+    const texts = () => Array.from(document.querySelectorAll<HTMLElement>('h1, h2'), (h) => h.innerText);
+    const visited = new Set<string>();
+    const headings = new Set<string>();
+    const failures: string[] = [];
+    for (;;) {
+      const entry = entries().find((link) => !visited.has(link.getAttribute('href') ?? ''));
+      if (!entry) break;
+      const href = entry.getAttribute('href') ?? '';
+      visited.add(href);
+      const hash = `#${href.replace(/^#/, '')}`;
+      entry.click();
+      for (let tries = 0; tries < 200 && window.location.hash !== hash; tries++) await pause(10);
+      if (window.location.hash !== hash) failures.push(`${href}: the address never changed`);
+      // Redoc renders the section a moment after the hash changes, later on a busy machine: wait
+      // for a heading with the entry's own name (sections of the overview share its page, so
+      // not forever), then read the headings until two reads a few frames apart agree (bounded;
+      // the assertions stay strict).
+      const label = entry.textContent ?? '';
+      for (let tries = 0; tries < 40; tries++) {
+        if (texts().some((text) => label.includes(text.split('\n')[0]?.trim() || '\u0000'))) break;
+        await pause(25);
+      }
+      let previous = '';
+      for (let tries = 0; tries < 40; tries++) {
+        await pause(25);
+        const current = texts().join('|');
+        if (current !== '' && current === previous) break;
+        previous = current;
+      }
+      for (const text of texts()) headings.add(text.split('\n')[0]?.trim() ?? '');
     }
-    for (const text of await page.locator('h1, h2').allInnerTexts())
-      headings.add(text.split('\n')[0]?.trim() ?? '');
-  }
-  await entries.first().click(); // back to the overview
+    entries()[0]?.click(); // back to the overview
+    return { headings: [...headings], visited: visited.size, failures };
+  });
+  expect(shown.failures).toEqual([]);
+  expect(shown.visited).toBeGreaterThan(10);
   await page.waitForFunction(() => window.location.hash === '#/');
-  return headings;
+  return new Set(shown.headings);
 }
 
 describe('docs', () => {
