@@ -147,3 +147,20 @@ describe('the checkpoint thread', () => {
     expect(failures[0]?.message).toMatch(/no-such-file|unable to open/);
   });
 });
+
+describe('checkpoint()', () => {
+  it('empties the WAL once a reader holding an older snapshot lets go, instead of returning with it full', async () => {
+    const { store, path } = await openAt(true);
+    await store.transact((tx) => tx.logs.insertMany([logRow(1)]));
+    const reader = new Database(path, { readonly: true });
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT count(*) FROM call_logs').get(); // holds this snapshot
+    await store.transact((tx) => tx.logs.insertMany([logRow(2)]));
+    // Lets go as soon as the first attempt has answered busy (it waits for readers, then gives up).
+    setTimeout(() => reader.prepare('COMMIT').run(), 0);
+    await store.checkpoint();
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    reader.close();
+    await store.close();
+  }, 30_000);
+});

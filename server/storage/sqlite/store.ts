@@ -221,10 +221,22 @@ export class SqliteStore implements Store {
     this.#db.prepare('SELECT 1').get();
   }
 
-  /** Writes the WAL back into the main file; used on graceful shutdown. */
+  /**
+   * Writes the WAL back into the main file and empties it (graceful shutdown; after secrets
+   * were sealed, so no old copy stays in the WAL). SQLite answers "busy" instead of failing
+   * when another checkpoint is running (the checkpoint thread's, another process's) or a reader
+   * still holds an older snapshot: it is tried again, and throws if the WAL cannot be emptied.
+   */
   async checkpoint(): Promise<void> {
-    await this.#idle();
-    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    // Each attempt waits for readers up to busy_timeout (5 s), not for another checkpoint.
+    const giveUpAt = Date.now() + 10_000;
+    for (;;) {
+      await this.#idle();
+      const [result] = this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      if (result?.busy === 0) return;
+      if (Date.now() >= giveUpAt) throw new Error('could not empty the WAL: another connection kept it busy');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /** Rebuilds the file without its free pages (after secrets were sealed on upgrade). */
