@@ -1,7 +1,8 @@
 /**
  * The SQLite store's two ways of keeping bookkeeping off the request path: units that ride with
  * the next group commit (`transactSoon`, what the call log writes with), and the thread that
- * copies the WAL back into the database file so the event loop does not (the checkpointer).
+ * copies the WAL back into the database file so the event loop does not (the checkpointer);
+ * and `checkpoint()`, which must leave the WAL empty even while that thread or a reader is busy.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
