@@ -79,7 +79,7 @@ export class PostgresStore implements Store {
 
   /** There is no batch to join: every unit commits on its own connection. */
   async transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T> {
-    await new Promise((resolve) => setTimeout(resolve, maxDelayMs));
+    await sleep(maxDelayMs);
     return this.transact(work);
   }
 

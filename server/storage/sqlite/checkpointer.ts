@@ -24,6 +24,18 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+export interface CheckpointFailure {
+  /** SQLite's code (SQLITE_FULL, SQLITE_READONLY, ...), or CHECKPOINTER_ERROR when the thread itself failed. */
+  code: string;
+  message: string;
+}
+
+/**
+ * How long after a commit the thread checkpoints: the commits of that moment share one
+ * checkpoint. 2 ms cost 23% more CPU per POST than 20 ms (docs/benchmarks.md).
+ */
+const gatherMs = 20;
+
 /** Slots of the shared Int32Array. */
 const COMMITS = 0;
 const STOP = 1;
@@ -36,7 +48,7 @@ const threadSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const flags = new Int32Array(workerData.flags);
-const say = (err) => parentPort.postMessage({ failure: String(err && (err.code || err.name)), message: String(err && err.message) });
+const say = (err) => parentPort.postMessage({ code: String(err && (err.code || err.name)), message: String(err && err.message) });
 let db;
 let checkpoint;
 try {
@@ -52,7 +64,7 @@ let lastFailure = '';
 while (Atomics.load(flags, ${STOP}) === 0) {
   if (Atomics.wait(flags, ${COMMITS}, seen, 1000) === 'timed-out') continue;
   // Let the commits of a moment gather: one checkpoint (one sync of the file) for several.
-  Atomics.wait(flags, ${STOP}, 0, workerData.gatherMs);
+  Atomics.wait(flags, ${STOP}, 0, ${gatherMs});
   seen = Atomics.load(flags, ${COMMITS});
   try {
     checkpoint.run();
@@ -74,30 +86,24 @@ if (db) db.close();
  */
 export function startCheckpointer(
   path: string,
-  onFailure: (failure: { code: string; message: string }) => void,
-  gatherMs = 20,
+  onFailure: (failure: CheckpointFailure) => void,
 ): Checkpointer {
   const flags = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(threadSource, {
     eval: true,
-    workerData: { path, flags: flags.buffer, driver, gatherMs },
+    workerData: { path, flags: flags.buffer, driver },
     // Nothing of the parent's loader or flags: the program is plain JavaScript.
     execArgv: [],
   });
   // It must never keep the process alive, nor take it down.
   worker.unref();
-  worker.on('message', (m: { failure: string; message: string }) =>
-    onFailure({ code: m.failure, message: m.message }),
+  worker.on('message', onFailure);
+  // Only what the program does not catch itself (it reports its own SQLite errors).
+  worker.on('error', (err) =>
+    onFailure({ code: 'CHECKPOINTER_ERROR', message: String(err?.message ?? err) }),
   );
-  const exited = new Promise<void>((resolve) => {
-    // What a thread throws reaches here cloned, without its class: its message may be lost.
-    worker.on('error', (err: unknown) => {
-      const message = (err as { message?: unknown } | null)?.message;
-      onFailure({ code: 'CHECKPOINTER_ERROR', message: typeof message === 'string' ? message : String(err) });
-    });
-    worker.on('exit', () => resolve());
-  });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     committed() {
       Atomics.add(flags, COMMITS, 1);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
@@ -235,7 +236,7 @@ export class SqliteStore implements Store {
       const [result] = this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
       if (result?.busy === 0) return;
       if (Date.now() >= giveUpAt) throw new Error('could not empty the WAL: another connection kept it busy');
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
   }
 
