@@ -186,14 +186,11 @@ async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: Ch
 async function freeze(server: ChildServer, dbPath: string, prepared: Prepared): Promise<void> {
   await server.kill();
   // Everything the killed server committed goes into the file itself and the WAL is emptied, so
-  // the counts and the hash taken next are the whole truth. A connection that never reads does
-  // not even open the WAL (closing it checkpoints nothing): the checkpoint is asked for. It
-  // recovers the WAL first, commits whose index update the kill cut short included.
-  const db = new Database(dbPath);
-  const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
-  db.close();
-  expect(checkpoint).toMatchObject({ busy: 0, log: 0 });
-  expect(existsSync(`${dbPath}-wal`) ? statSync(`${dbPath}-wal`).size : 0).toBe(0);
+  // the counts and the hash taken next are the whole truth, commits whose index update the kill
+  // cut short included (the checkpoint recovers the WAL first).
+  const truncated = truncateWal(dbPath);
+  expect(truncated).toMatchObject({ busy: 0, log: 0 });
+  expect(truncated.walBytes).toBe(0);
   const payment = inspectMoney(dbPath).movements.find((m) => m.id === prepared.pendingPaymentId);
   expect(payment?.status).toBe('initiated');
 }
@@ -207,19 +204,34 @@ async function freeze(server: ChildServer, dbPath: string, prepared: Prepared): 
  * disk is full. Tried again when the server was stopped in the middle of a commit.
  */
 async function stopWithEmptyWal(server: ChildServer, dbPath: string): Promise<void> {
-  const db = new Database(dbPath, { timeout: 100 });
+  await waitUntil(
+    async () => {
+      server.pause();
+      const truncated = truncateWal(dbPath, 100);
+      if (truncated.busy === 0 && truncated.walBytes === 0) return true;
+      server.resume();
+      return false;
+    },
+    5_000,
+    () => 'the WAL could not be truncated',
+  );
+}
+
+/**
+ * `wal_checkpoint(TRUNCATE)` on a connection of the test's own: SQLite's answer, and the size of
+ * the WAL after it (0 when there is none). A connection that never reads does not even open the
+ * WAL (closing it checkpoints nothing), so the checkpoint is asked for; it recovers the WAL first.
+ */
+function truncateWal(dbPath: string, busyTimeoutMs = 5_000): { busy: number; log: number; walBytes: number } {
+  const db = new Database(dbPath, { timeout: busyTimeoutMs });
   try {
-    await waitUntil(
-      async () => {
-        server.pause();
-        const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
-        if (result?.busy === 0 && statSync(`${dbPath}-wal`).size === 0) return true;
-        server.resume();
-        return false;
-      },
-      5_000,
-      () => 'the WAL could not be truncated',
-    );
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
+    const wal = `${dbPath}-wal`;
+    return {
+      busy: result?.busy ?? 1,
+      log: result?.log ?? -1,
+      walBytes: existsSync(wal) ? statSync(wal).size : 0,
+    };
   } finally {
     db.close();
   }

@@ -4,10 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../../server/paths.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
+const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /** Runs the CLI; resolves with its exit code and everything it printed (stdout, then stderr as it came). */
 export async function runAdmin(
@@ -15,7 +14,7 @@ export async function runAdmin(
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
   const child = spawn(tsx, ['server/admin/cli.ts', ...args], {
-    cwd: repoRoot,
+    cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
