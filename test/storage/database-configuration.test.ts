@@ -3,12 +3,12 @@
  * database that cannot be reached stops `npm start` with one clear line, not a stack trace.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { ChildServerStartError, startChildServer } from '../support/child-server.js';
+import { freePort } from '../support/ports.js';
 
 const key = 'b'.repeat(64);
 const dir = mkdtempSync(join(tmpdir(), 'database-config-'));
@@ -22,15 +22,6 @@ function problemsOf(env: Record<string, string>): string {
     return (err as ConfigError).message;
   }
   throw new Error('the configuration was accepted');
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('DATABASE_URL', () => {
@@ -82,7 +73,7 @@ describe('DATABASE_URL', () => {
   });
 
   it('npm start against a database nobody answers for exits 1 naming DATABASE_URL, with no stack trace', async () => {
-    const port = await closedPort();
+    const port = await freePort(); // nothing listens on it
     const started = startChildServer({
       dbPath: join(dir, 'unused.db'),
       name: 'unreachable database',
