@@ -60,7 +60,33 @@ export type IdPrefix =
   | 'cs'
   | 'usr';
 
-/** A public identifier: a type prefix and 24 random base62 characters (about 143 bits). */
-export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${pooledBase62(24)}`;
+/**
+ * The creation millisecond as 8 base62 characters, zero-padded: the alphabet is in ASCII order,
+ * so text order is time order (for the next 6,800 years). Kept for the millisecond it was made in.
+ */
+let stampAt = -1;
+let stamp = '';
+function timeStamp(ms: number): string {
+  if (ms !== stampAt) {
+    const out = new Array<string>(8);
+    let rest = ms;
+    for (let i = 7; i >= 0; i--) {
+      out[i] = alphabet[rest % 62] as string;
+      rest = Math.floor(rest / 62);
+    }
+    stampAt = ms;
+    stamp = out.join('');
+  }
+  return stamp;
+}
+
+/**
+ * A public identifier: a type prefix, the creation millisecond (8 base62 characters) and 16
+ * random base62 characters (about 95 bits, more than a UUIDv7's 74). Ids made later sort later,
+ * as UUIDv7 and ULID do, so each new row's index entry lands at the right edge of the id index
+ * instead of on a random page: a batch of inserts writes a few pages rather than one per row
+ * (docs/benchmarks.md). Nothing may read meaning into the order; `created_at` is the time.
+ */
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  return `${prefix}_${timeStamp(now)}${pooledBase62(16)}`;
 }
