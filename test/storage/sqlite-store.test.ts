@@ -2,7 +2,8 @@
  * The SQLite store's two ways of keeping bookkeeping off the request path: units that ride with
  * the next group commit (`transactSoon`, what the call log writes with), and the thread that
  * copies the WAL back into the database file so the event loop does not (the checkpointer);
- * and `checkpoint()`, which must leave the WAL empty even while that thread or a reader is busy.
+ * `checkpoint()`, which must leave the WAL empty even while that thread or a reader is busy; and
+ * reads, which run side by side on connections of their own.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -164,4 +165,65 @@ describe('checkpoint()', () => {
     reader.close();
     await store.close();
   }, 30_000);
+});
+
+describe('reads (SQLite)', () => {
+  const account = 'acct_reads';
+  const insertRow = (store: Store, n: number) =>
+    store.transact((tx) => tx.logs.insertMany([{ ...logRow(n), account_id: account, mode: 'test' }]));
+  const rowsSeen = async (tx: Parameters<Parameters<Store['read']>[0]>[0]) =>
+    (await tx.logs.list(account, 'test', [], { limit: 100 })).items.length;
+
+  it('that overlap do not wait for each other, and each keeps the snapshot it started with', async () => {
+    const { store } = await openAt(false);
+    await insertRow(store, 1);
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const seenByFirst: number[] = [];
+    const first = store.read(async (tx) => {
+      seenByFirst.push(await rowsSeen(tx));
+      await gate; // a macrotask away: other requests run meanwhile
+      seenByFirst.push(await rowsSeen(tx));
+    });
+    await insertRow(store, 2);
+    // Started while the first is still open: answered now, with the last commit.
+    expect(await within(store.read(rowsSeen), 1_000)).toBe(2);
+    open();
+    await first;
+    expect(seenByFirst).toEqual([1, 1]);
+    await store.close();
+  });
+
+  it('one started inside another runs on a connection of its own, with a snapshot of its own', async () => {
+    const { store } = await openAt(false);
+    await insertRow(store, 1);
+    const seen = await store.read(async (tx) => {
+      const before = await rowsSeen(tx);
+      await insertRow(store, 2);
+      const inner = await within(store.read(rowsSeen), 1_000);
+      return { before, inner, after: await rowsSeen(tx) };
+    });
+    expect(seen).toEqual({ before: 1, inner: 2, after: 1 });
+    await store.close();
+  });
+
+  it('close() waits for a read still running', async () => {
+    const { store } = await openAt(false);
+    await insertRow(store, 1);
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const reading = store.read(async (tx) => {
+      await gate;
+      return rowsSeen(tx);
+    });
+    const closing = store.close();
+    expect(await within(closing, 200)).toBe('still waiting');
+    open();
+    expect(await reading).toBe(1);
+    await closing;
+  });
 });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
@@ -16,10 +15,16 @@ interface QueuedWork {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** Marks the async context of one read while it runs, so a read started inside it joins it. */
-interface ReadScope {
-  open: boolean;
+/** A read-only connection of the pool, with its repositories and statements. */
+interface Reader {
+  db: Db;
+  tx: Tx;
+  begin: Statement;
+  commit: Statement;
 }
+
+/** Readers kept open once their read ended: reads seldom overlap, since SQLite answers at once. */
+const idleReadersKept = 2;
 
 /**
  * The SQLite store: writes on one connection inside `BEGIN IMMEDIATE`, which is what makes every
@@ -36,8 +41,12 @@ interface ReadScope {
  * Units queued while a batch runs wait for the next one.
  *
  * Since a unit yields between its statements, a read on the writer's connection could see a
- * batch's uncommitted writes: reads have their own connection, on which WAL shows the last
- * commit. They run one at a time, each in its own deferred transaction (one snapshot).
+ * batch's uncommitted writes: reads have read-only connections of their own, on which WAL shows
+ * the last commit. Each read runs in its own deferred transaction (one snapshot) on a connection
+ * nobody else uses meanwhile; reads that overlap (one awaits while another starts, or one is
+ * started inside another) take another connection, opened when none is free. No async context
+ * is tracked: Node's AsyncLocalStorage turns on promise hooks, which cost every promise of every
+ * request (7% of GET /payments/{id}'s throughput, docs/benchmarks.md).
  */
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
@@ -45,14 +54,18 @@ export class SqliteStore implements Store {
   /** One process serves the file: the rate limits count in memory. */
   readonly counters = null;
   readonly #db: Db;
-  readonly #reader: Db;
+  readonly #box: SecretBox;
+  readonly #openReader: () => Db;
+  /** Read connections not in use now; a read takes the last one, or opens another. */
+  readonly #idleReaders: Reader[] = [];
+  /** Reads running now, and who waits for them all to end (close, checkpoint). */
+  #readsRunning = 0;
+  #readsEnded: Array<() => void> = [];
   readonly #tx: Tx;
-  readonly #readTx: Tx;
   readonly #statements: Record<
     'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
     Statement
   >;
-  readonly #readStatements: Record<'begin' | 'commit', Statement>;
   /** A third connection, in autocommit: each read of the key version sees the last commit. */
   readonly #keyChanges: Db;
   readonly #keyVersion: Statement;
@@ -63,26 +76,25 @@ export class SqliteStore implements Store {
   #flushScheduled = false;
   /** The batch running now, if any. */
   #flushing: Promise<void> | undefined;
-  /** The last read queued: the next starts once it settled. */
-  #reads: Promise<unknown> = Promise.resolve();
-  readonly #readScope = new AsyncLocalStorage<ReadScope>();
   readonly #checkpointer: Checkpointer | undefined;
 
   /**
    * @param db the writer's connection, on a migrated file (`openDatabase`)
-   * @param reader a read-only connection to the same file (`openReadConnection`)
-   * @param keyChanges another read-only connection, for `keysVersion` alone: the reader's may
-   *   be inside a read transaction, whose snapshot could be older than the last key change
+   * @param openReader opens a read-only connection to the same file (`openReadConnection`),
+   *   once at first and again whenever reads overlap
+   * @param keyChanges another read-only connection, for `keysVersion` alone: a reader may be
+   *   inside a read transaction, whose snapshot could be older than the last key change
    * @param checkpointer copies the WAL into the file off the event loop; told of every commit
    */
-  constructor(db: Db, reader: Db, keyChanges: Db, box: SecretBox, checkpointer?: Checkpointer) {
+  constructor(db: Db, openReader: () => Db, keyChanges: Db, box: SecretBox, checkpointer?: Checkpointer) {
     this.#checkpointer = checkpointer;
     this.#db = db;
-    this.#reader = reader;
+    this.#box = box;
+    this.#openReader = openReader;
+    this.#idleReaders.push(this.#newReader());
     this.#keyChanges = keyChanges;
     this.#keyVersion = keyChanges.prepare('SELECT version FROM key_changes WHERE id = 1').pluck();
     this.#tx = repositories(sqliteConnection(db), box);
-    this.#readTx = repositories(sqliteConnection(reader), box);
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT unit_of_work'),
@@ -91,7 +103,6 @@ export class SqliteStore implements Store {
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
     };
-    this.#readStatements = { begin: reader.prepare('BEGIN'), commit: reader.prepare('COMMIT') };
   }
 
   /**
@@ -129,16 +140,13 @@ export class SqliteStore implements Store {
   #scheduleFlush(): void {
     if (this.#flushScheduled || this.#flushing) return;
     this.#flushScheduled = true;
-    // Outside any read's context: a unit of work is never part of the read that queued it.
-    this.#readScope.exit(() =>
-      setImmediate(() => {
-        this.#flushScheduled = false;
-        this.#flushing = this.#flush().finally(() => {
-          this.#flushing = undefined;
-          if (this.#queue.length > 0) this.#scheduleFlush();
-        });
-      }),
-    );
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      this.#flushing = this.#flush().finally(() => {
+        this.#flushing = undefined;
+        if (this.#queue.length > 0) this.#scheduleFlush();
+      });
+    });
   }
 
   async #flush(): Promise<void> {
@@ -186,26 +194,36 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs read-only `work` against one consistent snapshot of committed data. A read started
-   * inside another one (while it runs) shares its snapshot instead of waiting for it to end.
+   * Runs read-only `work` against one consistent snapshot of committed data, on a connection of
+   * its own while it runs. A read started inside another has a snapshot of its own.
    */
   async read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    if (this.#readScope.getStore()?.open) return work(this.#readTx);
-    const result = this.#reads.then(() => this.#readOnce(work));
-    this.#reads = result.catch(() => undefined);
-    return result;
+    const reader = this.#idleReaders.pop() ?? this.#newReader();
+    this.#readsRunning += 1;
+    try {
+      reader.begin.run();
+      try {
+        return await work(reader.tx);
+      } finally {
+        reader.commit.run();
+      }
+    } finally {
+      // One left inside a transaction (its COMMIT failed) would refuse the next BEGIN.
+      if (this.#idleReaders.length < idleReadersKept && !reader.db.inTransaction) this.#idleReaders.push(reader);
+      else reader.db.close();
+      this.#readsRunning -= 1;
+      if (this.#readsRunning === 0) for (const ended of this.#readsEnded.splice(0)) ended();
+    }
   }
 
-  async #readOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const scope: ReadScope = { open: true };
-    const { begin, commit } = this.#readStatements;
-    begin.run();
-    try {
-      return await this.#readScope.run(scope, () => work(this.#readTx));
-    } finally {
-      scope.open = false;
-      commit.run();
-    }
+  #newReader(): Reader {
+    const db = this.#openReader();
+    return {
+      db,
+      tx: repositories(sqliteConnection(db), this.#box),
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+    };
   }
 
   /** The key_changes counter (migration 008), moved by a trigger on every key update, from any process. */
@@ -251,16 +269,16 @@ export class SqliteStore implements Store {
     await this.#idle();
     await this.#checkpointer?.stop();
     this.#keyChanges.close();
-    this.#reader.close();
+    for (const reader of this.#idleReaders.splice(0)) reader.db.close();
     this.#db.close();
   }
 
-  /** Resolves once no batch is queued or running and the reads queued so far have ended. */
+  /** Resolves once no batch is queued or running and the reads running now have ended. */
   async #idle(): Promise<void> {
     this.#boardRiders(true);
     while (this.#flushing || this.#flushScheduled) {
       await (this.#flushing ?? new Promise<void>((resolve) => setImmediate(resolve)));
     }
-    await this.#reads;
+    while (this.#readsRunning > 0) await new Promise<void>((resolve) => this.#readsEnded.push(resolve));
   }
 }
