@@ -1,0 +1,48 @@
+/**
+ * The SQLite seam builds row objects itself from the driver's arrays: every column, by its name,
+ * whatever the name, with the values SQLite stored.
+ */
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { sqliteConnection } from '../../server/storage/sqlite/connection.js';
+
+describe('sqliteConnection rows', () => {
+  const db = new Database(':memory:');
+  db.exec(`CREATE TABLE t (seq INTEGER PRIMARY KEY, name TEXT, amount INTEGER, ratio REAL, data BLOB, gone TEXT);
+    INSERT INTO t (name, amount, ratio, data, gone) VALUES ('one', 2500, 1.5, x'00ff', NULL), ('two', -1, 0, NULL, 'x');`);
+  const connection = sqliteConnection(db);
+
+  it('gives every column by name, with its value as stored', async () => {
+    const rows = await connection.prepare('SELECT * FROM t ORDER BY seq').all();
+    expect(rows).toEqual([
+      { seq: 1, name: 'one', amount: 2500, ratio: 1.5, data: Buffer.from([0, 255]), gone: null },
+      { seq: 2, name: 'two', amount: -1, ratio: 0, data: null, gone: 'x' },
+    ]);
+    expect(await connection.prepare('SELECT * FROM t WHERE seq = ?').get(3)).toBeUndefined();
+  });
+
+  it('returns the row an INSERT ... RETURNING wrote, and changes for a plain write', async () => {
+    const inserted = await connection
+      .prepare("INSERT INTO t (name) VALUES ('three') RETURNING seq, name")
+      .get();
+    expect(inserted).toEqual({ seq: 3, name: 'three' });
+    expect(await connection.prepare('UPDATE t SET amount = 1 WHERE seq > ?').run(1)).toEqual({ changes: 2 });
+  });
+
+  it('keeps names that are not identifiers as they are, and never sets a prototype', async () => {
+    const row = (await connection
+      .prepare(`SELECT 1 AS "a""b", 2 AS "x y", 3 AS "__proto__", 4 AS "constructor"`)
+      .get()) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.entries(row)).toEqual([
+      ['a"b', 1],
+      ['x y', 2],
+      ['__proto__', 3],
+      ['constructor', 4],
+    ]);
+  });
+
+  it('with a name twice, the last column wins, as the driver did', async () => {
+    expect(await connection.prepare('SELECT 1 AS n, 2 AS n').get()).toEqual({ n: 2 });
+  });
+});
