@@ -22,6 +22,8 @@ export type SqlParams = SqlValue[] | [Record<string, unknown>];
 export interface RunResult {
   /** Rows inserted, updated or deleted. */
   changes: number;
+  /** SQLite only: the rowid of the last row inserted (`seq`). */
+  lastInsertRowid?: number | bigint;
 }
 
 /** A statement prepared once from its text, run on the connection that prepared it. */

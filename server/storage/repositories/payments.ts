@@ -1,17 +1,17 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, PaymentRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
+import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
 
 export function paymentsRepository(connection: SqlConnection, page: Pager) {
-  const insert = connection.prepare<PaymentRow>(
-    `INSERT INTO payments (id, account_id, mode, amount, currency, status, flow, payment_method, customer_msisdn,
-       service_id, reference, failure_code, refunded_amount, checkout_token, operator_ref, next_check_at, expires_at,
-       created_at, updated_at, completed_at, return_url)
-     VALUES (@id, @account_id, @mode, @amount, @currency, @status, @flow, @payment_method, @customer_msisdn,
-       @service_id, @reference, @failure_code, @refunded_amount, @checkout_token, @operator_ref, @next_check_at,
-       @expires_at, @created_at, @updated_at, @completed_at, @return_url)
-     RETURNING *`,
+  const insert = rowInserter<PaymentRow, 'operator_token'>(
+    connection,
+    'payments',
+    `id, account_id, mode, amount, currency, status, flow, payment_method, customer_msisdn,
+       service_id, reference, failure_code, refunded_amount, checkout_token, operator_ref,
+       next_check_at, expires_at, created_at, updated_at, completed_at, return_url`,
+    ['operator_token'],
   );
   const get = connection.prepare<PaymentRow>(
     'SELECT * FROM payments WHERE id = ? AND account_id = ? AND mode = ?',
@@ -30,7 +30,7 @@ export function paymentsRepository(connection: SqlConnection, page: Pager) {
     ...pendingQueries<PaymentRow>(connection, 'payments', 'initiated'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<PaymentRow, 'seq' | 'operator_token'>): Promise<PaymentRow> {
-      return (await insert.get(row)) as PaymentRow;
+      return insert(row);
     },
     async get(accountId: string, mode: Mode, id: string): Promise<PaymentRow | undefined> {
       return get.get(id, accountId, mode);

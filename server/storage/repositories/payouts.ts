@@ -1,17 +1,17 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, PayoutRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
+import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
 
 export function payoutsRepository(connection: SqlConnection, page: Pager) {
-  const insert = connection.prepare<PayoutRow>(
-    `INSERT INTO payouts (id, account_id, mode, amount, currency, status, payout_type, recipient_msisdn,
-       recipient_wallet_id, payment_method, payment_id, bulk_id, reference, failure_code, operator_ref, next_check_at, expires_at,
-       created_at, updated_at, completed_at)
-     VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payout_type, @recipient_msisdn,
-       @recipient_wallet_id, @payment_method, @payment_id, @bulk_id, @reference, @failure_code, @operator_ref, @next_check_at,
-       @expires_at, @created_at, @updated_at, @completed_at)
-     RETURNING *`,
+  const insert = rowInserter<PayoutRow, 'operator_token'>(
+    connection,
+    'payouts',
+    `id, account_id, mode, amount, currency, status, payout_type, recipient_msisdn,
+       recipient_wallet_id, payment_method, payment_id, bulk_id, reference, failure_code,
+       operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at`,
+    ['operator_token'],
   );
   const get = connection.prepare<PayoutRow>(
     'SELECT * FROM payouts WHERE id = ? AND account_id = ? AND mode = ?',
@@ -21,7 +21,7 @@ export function payoutsRepository(connection: SqlConnection, page: Pager) {
     ...pendingQueries<PayoutRow>(connection, 'payouts', 'pending'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<PayoutRow, 'seq' | 'operator_token'>): Promise<PayoutRow> {
-      return (await insert.get(row)) as PayoutRow;
+      return insert(row);
     },
     async get(accountId: string, mode: Mode, id: string): Promise<PayoutRow | undefined> {
       return get.get(id, accountId, mode);

@@ -1,12 +1,13 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, ServiceRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
+import { rowInserter } from './insert-row.js';
 
 export function servicesRepository(connection: SqlConnection, page: Pager) {
-  const insert = connection.prepare<ServiceRow>(
-    `INSERT INTO services (id, account_id, mode, name, description, type, status, created_at, updated_at, deleted_at)
-     VALUES (@id, @account_id, @mode, @name, @description, @type, @status, @created_at, @updated_at, @deleted_at)
-     RETURNING *`,
+  const insert = rowInserter<ServiceRow>(
+    connection,
+    'services',
+    'id, account_id, mode, name, description, type, status, created_at, updated_at, deleted_at',
   );
   const get = connection.prepare<ServiceRow>(
     'SELECT * FROM services WHERE id = ? AND account_id = ? AND mode = ?',
@@ -19,7 +20,7 @@ export function servicesRepository(connection: SqlConnection, page: Pager) {
   return {
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<ServiceRow, 'seq'>): Promise<ServiceRow> {
-      return (await insert.get(row)) as ServiceRow;
+      return insert(row);
     },
     async get(accountId: string, mode: Mode, id: string): Promise<ServiceRow | undefined> {
       return get.get(id, accountId, mode);

@@ -1,15 +1,16 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
 import type { Mode, TopupRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
+import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
 
 export function topupsRepository(connection: SqlConnection, page: Pager) {
-  const insert = connection.prepare<TopupRow>(
-    `INSERT INTO topups (id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference,
-       failure_code, operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at)
-     VALUES (@id, @account_id, @mode, @amount, @currency, @status, @payer_msisdn, @payment_method, @reference,
-       @failure_code, @operator_ref, @next_check_at, @expires_at, @created_at, @updated_at, @completed_at)
-     RETURNING *`,
+  const insert = rowInserter<TopupRow, 'operator_token'>(
+    connection,
+    'topups',
+    `id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference,
+       failure_code, operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at`,
+    ['operator_token'],
   );
   const get = connection.prepare<TopupRow>(
     'SELECT * FROM topups WHERE id = ? AND account_id = ? AND mode = ?',
@@ -19,7 +20,7 @@ export function topupsRepository(connection: SqlConnection, page: Pager) {
     ...pendingQueries<TopupRow>(connection, 'topups', 'initiated'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<TopupRow, 'seq' | 'operator_token'>): Promise<TopupRow> {
-      return (await insert.get(row)) as TopupRow;
+      return insert(row);
     },
     async get(accountId: string, mode: Mode, id: string): Promise<TopupRow | undefined> {
       return get.get(id, accountId, mode);

@@ -35,7 +35,10 @@ export function sqliteConnection(db: Db): SqlConnection {
         all: (...params: SqlParams) =>
           settle(() => (statement.all(...params) as unknown[][]).map(toRow) as Row[]),
         run: (...params: SqlParams) =>
-          settle((): RunResult => ({ changes: statement.run(...params).changes })),
+          settle((): RunResult => {
+            const { changes, lastInsertRowid } = statement.run(...params);
+            return { changes, lastInsertRowid };
+          }),
       };
     },
   };

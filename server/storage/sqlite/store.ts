@@ -209,7 +209,8 @@ export class SqliteStore implements Store {
       }
     } finally {
       // One left inside a transaction (its COMMIT failed) would refuse the next BEGIN.
-      if (this.#idleReaders.length < idleReadersKept && !reader.db.inTransaction) this.#idleReaders.push(reader);
+      const reuse = this.#idleReaders.length < idleReadersKept && !reader.db.inTransaction;
+      if (reuse) this.#idleReaders.push(reader);
       else reader.db.close();
       this.#readsRunning -= 1;
       if (this.#readsRunning === 0) for (const ended of this.#readsEnded.splice(0)) ended();
