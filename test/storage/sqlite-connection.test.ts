@@ -3,14 +3,17 @@
  * whatever the name, with the values SQLite stored.
  */
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { sqliteConnection } from '../../server/storage/sqlite/connection.js';
 
 describe('sqliteConnection rows', () => {
-  const db = new Database(':memory:');
-  db.exec(`CREATE TABLE t (seq INTEGER PRIMARY KEY, name TEXT, amount INTEGER, ratio REAL, data BLOB, gone TEXT);
-    INSERT INTO t (name, amount, ratio, data, gone) VALUES ('one', 2500, 1.5, x'00ff', NULL), ('two', -1, 0, NULL, 'x');`);
-  const connection = sqliteConnection(db);
+  let connection: ReturnType<typeof sqliteConnection>;
+  beforeEach(() => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE t (seq INTEGER PRIMARY KEY, name TEXT, amount INTEGER, ratio REAL, data BLOB, gone TEXT);
+      INSERT INTO t (name, amount, ratio, data, gone) VALUES ('one', 2500, 1.5, x'00ff', NULL), ('two', -1, 0, NULL, 'x');`);
+    connection = sqliteConnection(db);
+  });
 
   it('gives every column by name, with its value as stored', async () => {
     const rows = await connection.prepare('SELECT * FROM t ORDER BY seq').all();
@@ -21,12 +24,15 @@ describe('sqliteConnection rows', () => {
     expect(await connection.prepare('SELECT * FROM t WHERE seq = ?').get(3)).toBeUndefined();
   });
 
-  it('returns the row an INSERT ... RETURNING wrote, and changes for a plain write', async () => {
+  it('returns the row an INSERT ... RETURNING wrote; for a plain write, its changes and last rowid', async () => {
     const inserted = await connection
       .prepare("INSERT INTO t (name) VALUES ('three') RETURNING seq, name")
       .get();
     expect(inserted).toEqual({ seq: 3, name: 'three' });
-    expect(await connection.prepare('UPDATE t SET amount = 1 WHERE seq > ?').run(1)).toEqual({ changes: 2 });
+    const four = await connection.prepare("INSERT INTO t (name) VALUES ('four')").run();
+    expect(four).toEqual({ changes: 1, lastInsertRowid: 4 });
+    const updated = await connection.prepare('UPDATE t SET amount = 1 WHERE seq > ?').run(1);
+    expect(updated.changes).toBe(3);
   });
 
   it('keeps names that are not identifiers as they are, and never sets a prototype', async () => {
