@@ -619,6 +619,13 @@ for (const op of allOperations) {
         expectError(response, 415, 'unsupported_media_type');
       });
 
+      when('with a multipart/form-data body', 'answers 415 unsupported_media_type', async () => {
+        const boundary = 'b0undary';
+        const rawBody = `--${boundary}\r\nContent-Disposition: form-data; name="amount"\r\n\r\n2500\r\n--${boundary}--\r\n`;
+        const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+        expectError(await send({ rawBody, headers }), 415, 'unsupported_media_type');
+      });
+
       when('with a body over 64 KiB', 'answers 413 payload_too_large', async () => {
         const rawBody = JSON.stringify({ ...validBodyFor(op), padding: 'x'.repeat(64 * 1024) });
         const response = await send({ rawBody, headers: { 'content-type': 'application/json' } });
