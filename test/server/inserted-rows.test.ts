@@ -22,10 +22,8 @@ const stored = async (table: string, id: string) =>
 
 describe('an insert answers the row as stored', () => {
   const accountId = () => server.account.accountId;
-  let serviceId = '';
-
-  it('services, with every nullable column null', async () => {
-    const row = await inserted((tx) =>
+  const service = () =>
+    inserted((tx) =>
       tx.services.insert({
         id: newId('svc'),
         account_id: accountId(),
@@ -39,12 +37,15 @@ describe('an insert answers the row as stored', () => {
         deleted_at: null,
       }),
     );
-    serviceId = row.id;
+
+  it('services, with every nullable column null', async () => {
+    const row = await service();
     expect(row.seq).toBeGreaterThan(0);
     expect(row).toStrictEqual(await stored('services', row.id));
   });
 
   it('payments, the column the insert leaves out included', async () => {
+    const serviceId = (await service()).id;
     const row = await inserted((tx) =>
       tx.payments.insert({
         id: newId('pay'),
