@@ -14,9 +14,10 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** Method, full path (`/v1/payments`, wherever the router that runs this is mounted) and body. */
 function fingerprintOf(req: Request): string {
   return createHash('sha256')
-    .update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`)
+    .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
     .digest('hex');
 }
 

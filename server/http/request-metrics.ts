@@ -25,7 +25,7 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
         {
           request_id: req.context.requestId,
           method: req.method,
-          path: req.path,
+          path: req.baseUrl + req.path, // the full path, inside a mounted router too
           operation,
           status: res.statusCode,
           duration_ms: Math.round(durationMs * 1000) / 1000,

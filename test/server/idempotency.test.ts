@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../support/database.js';
 import { balanceOf, createService, fund, successNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -25,6 +27,27 @@ async function countPayments() {
 }
 
 describe('Idempotency-Key on POST', () => {
+  it('stores the fingerprint of method, full path and canonical body, as every version did', async () => {
+    // A record stored before an upgrade must still match its retry after it: the fingerprint's
+    // text may not change (here: the path stays /v1/..., wherever the API router is mounted).
+    const key = 'fingerprint-format';
+    const body = { ...payment(777), reference: 'fp' };
+    expect(
+      (await server.request('POST', '/payments', { body, headers: { 'idempotency-key': key } })).status,
+    ).toBe(202);
+    const canonical = `{${Object.keys(body)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(body[k as keyof typeof body])}`)
+      .join(',')}}`;
+    const expected = createHash('sha256').update(`POST /v1/payments\n${canonical}`).digest('hex');
+    const [row] = await queryRows<{ fingerprint: string }>(
+      server,
+      'SELECT fingerprint FROM idempotency_keys WHERE key = ?',
+      key,
+    );
+    expect(row?.fingerprint).toBe(expected);
+  });
+
   it('the same key and body replays the first response, status and body, and creates nothing more', async () => {
     const before = await countPayments();
     const headers = { 'idempotency-key': 'order-1042-attempt' };
