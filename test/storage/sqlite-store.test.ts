@@ -167,6 +167,15 @@ describe('checkpoint()', () => {
   }, 30_000);
 });
 
+/** A promise the test settles when it chooses: whatever awaits `gate` goes on once `open()` is called. */
+function gated(): { gate: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { gate, open };
+}
+
 describe('reads (SQLite)', () => {
   const account = 'acct_reads';
   const insertRow = (store: Store, n: number) =>
@@ -177,10 +186,7 @@ describe('reads (SQLite)', () => {
   it('that overlap do not wait for each other, and each keeps the snapshot it started with', async () => {
     const { store } = await openAt(false);
     await insertRow(store, 1);
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
+    const { gate, open } = gated();
     const seenByFirst: number[] = [];
     const first = store.read(async (tx) => {
       seenByFirst.push(await rowsSeen(tx));
@@ -212,10 +218,7 @@ describe('reads (SQLite)', () => {
   it('close() waits for a read still running', async () => {
     const { store } = await openAt(false);
     await insertRow(store, 1);
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
+    const { gate, open } = gated();
     const reading = store.read(async (tx) => {
       await gate;
       return rowsSeen(tx);
