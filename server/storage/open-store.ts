@@ -57,7 +57,7 @@ function openSqliteStore(path: string, box: SecretBox, logger: Logger | undefine
         ),
       )
     : undefined;
-  return new SqliteStore(db, () => openReadConnection(path), openReadConnection(path), box, checkpointer);
+  return new SqliteStore(db, () => openReadConnection(path), box, checkpointer);
 }
 
 /** Seals what an older version left in clear; looked for with a read first, so an up-to-date database is not written to at start-up. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../server/domain/accounts.js';
 import { newId } from '../../server/domain/ids.js';
 import { openStore } from '../../server/storage/open-store.js';
 import type { CallLogRow } from '../../server/storage/rows.js';
@@ -213,6 +214,31 @@ describe('reads (SQLite)', () => {
     });
     expect(seen).toEqual({ before: 1, inner: 2, after: 1 });
     await store.close();
+  });
+
+  it('keysVersion() sees a key change another process committed, while a read holds an older snapshot', async () => {
+    const { store, path } = await openAt(false);
+    await createAccount(store, { name: 'Keys' }, Date.now());
+    const other = new Database(path);
+    const revokeAll = () => other.prepare('UPDATE api_keys SET revoked_at = ?').run(Date.now());
+    try {
+      const before = store.keysVersion() as number;
+      revokeAll();
+      expect(store.keysVersion()).toBe(before + 2); // both keys (test and live)
+      const { gate, open } = gated();
+      const reading = store.read(async (tx) => {
+        await rowsSeen(tx); // the snapshot starts here
+        await gate;
+      });
+      revokeAll();
+      // Every connection the store had is inside that read: the version still comes from the file.
+      expect(store.keysVersion()).toBe(before + 4);
+      open();
+      await reading;
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 
   it('close() waits for a read still running', async () => {

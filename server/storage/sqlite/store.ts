@@ -21,6 +21,7 @@ interface Reader {
   tx: Tx;
   begin: Statement;
   commit: Statement;
+  keyVersion: Statement;
 }
 
 /** Readers kept open once their read ended: reads seldom overlap, since SQLite answers at once. */
@@ -66,9 +67,6 @@ export class SqliteStore implements Store {
     'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
     Statement
   >;
-  /** A third connection, in autocommit: each read of the key version sees the last commit. */
-  readonly #keyChanges: Db;
-  readonly #keyVersion: Statement;
   #queue: QueuedWork[] = [];
   /** Units that ride with the next batch (`transactSoon`), and the timer that starts one for them. */
   #riders: QueuedWork[] = [];
@@ -82,18 +80,14 @@ export class SqliteStore implements Store {
    * @param db the writer's connection, on a migrated file (`openDatabase`)
    * @param openReader opens a read-only connection to the same file (`openReadConnection`),
    *   once at first and again whenever reads overlap
-   * @param keyChanges another read-only connection, for `keysVersion` alone: a reader may be
-   *   inside a read transaction, whose snapshot could be older than the last key change
    * @param checkpointer copies the WAL into the file off the event loop; told of every commit
    */
-  constructor(db: Db, openReader: () => Db, keyChanges: Db, box: SecretBox, checkpointer?: Checkpointer) {
+  constructor(db: Db, openReader: () => Db, box: SecretBox, checkpointer?: Checkpointer) {
     this.#checkpointer = checkpointer;
     this.#db = db;
     this.#box = box;
     this.#openReader = openReader;
     this.#idleReaders.push(this.#newReader());
-    this.#keyChanges = keyChanges;
-    this.#keyVersion = keyChanges.prepare('SELECT version FROM key_changes WHERE id = 1').pluck();
     this.#tx = repositories(sqliteConnection(db), box);
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
@@ -224,13 +218,23 @@ export class SqliteStore implements Store {
       tx: repositories(sqliteConnection(db), this.#box),
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
+      keyVersion: db.prepare('SELECT version FROM key_changes WHERE id = 1').pluck(),
     };
   }
 
-  /** The key_changes counter (migration 008), moved by a trigger on every key update, from any process. */
+  /**
+   * The key_changes counter (migration 008), moved by a trigger on every key update, from any
+   * process. Read on an idle reader, in autocommit, so it sees the last commit: a reader inside a
+   * read could have a snapshot older than the last key change.
+   */
   keysVersion(): number | null {
     try {
-      return this.#keyVersion.get() as number;
+      let reader = this.#idleReaders.at(-1);
+      if (!reader) {
+        reader = this.#newReader();
+        this.#idleReaders.push(reader);
+      }
+      return reader.keyVersion.get() as number;
     } catch {
       return null; // the file cannot be read now: trust no cached key
     }
@@ -269,7 +273,6 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.#idle();
     await this.#checkpointer?.stop();
-    this.#keyChanges.close();
     for (const reader of this.#idleReaders.splice(0)) reader.db.close();
     this.#db.close();
   }
