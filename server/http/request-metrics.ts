@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
+import { rawPath } from './routing.js';
 
 /**
  * Counts and times every answered request by contract operation (never by raw path, whose ids
@@ -25,7 +26,7 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
         {
           request_id: req.context.requestId,
           method: req.method,
-          path: req.baseUrl + req.path, // the full path, inside a mounted router too
+          path: rawPath(req.originalUrl), // as sent: the full path, wherever a router trimmed it
           operation,
           status: res.statusCode,
           duration_ms: Math.round(durationMs * 1000) / 1000,

@@ -152,11 +152,13 @@ describe('the request line of a real server', () => {
       expect(requests).toEqual([
         expect.objectContaining({
           request_id: ok.headers.get('x-request-id'),
+          path: '/v1/balance', // the full path, whether a route or the error handler answered
           status: 200,
           operation: 'getBalance',
         }),
         expect.objectContaining({
           request_id: refused.headers.get('x-request-id'),
+          path: '/v1/balance',
           status: 401,
           error_code: 'invalid_api_key',
         }),
