@@ -7,6 +7,7 @@ import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
 import { handleErrors } from './http/error-handler.js';
 import { idempotentPosts } from './http/idempotency.js';
+import { inOrder } from './http/in-order.js';
 import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
 import { rateLimitPerAccount } from './http/rate-limit.js';
@@ -50,10 +51,7 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(assignRequestId);
-  app.use(noSniff);
-  app.use(observeRequests(metrics, logger));
-  app.use(callLog);
+  app.use(inOrder(assignRequestId, noSniff, observeRequests(metrics, logger), callLog));
   // Not public: the operator's scraper sends METRICS_TOKEN (docs/decisions/0007-secrets-at-rest.md).
   app.get('/metrics', metricsRoute(metrics, deps.config.metricsToken));
 
@@ -79,17 +77,24 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
 function apiRoutes(deps: Deps): Router {
   const api = Router();
   const authenticate = authenticateCaller(deps);
-  api.use((req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)));
   api.use(
-    rateLimitPerAccount(
-      { limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs },
-      deps.store.counters,
+    inOrder(
+      (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)),
+      rateLimitPerAccount(
+        { limit: deps.config.rateLimitPerWindow, windowMs: deps.config.rateLimitWindowMs },
+        deps.store.counters,
+      ),
+      strictApiRoutes(),
+      jsonBody(deps.config.bodyLimitBytes),
+      refuseUnreadBodies,
+      refuseLoneSurrogates,
+      refuseUnsafeText,
+      headAsGet,
+      ...(contractValidator({ validateResponses: deps.config.validateResponses }) as RequestHandler[]),
+      headAgain,
+      idempotentPosts(deps),
     ),
   );
-  api.use(strictApiRoutes());
-  api.use(jsonBody(deps.config.bodyLimitBytes), refuseUnreadBodies, refuseLoneSurrogates, refuseUnsafeText);
-  api.use(headAsGet, contractValidator({ validateResponses: deps.config.validateResponses }), headAgain);
-  api.use(idempotentPosts(deps));
 
   api.get('/healthz', healthCheck(deps));
   api.use(
