@@ -8,6 +8,7 @@ import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/context.js';
 import { type CallLog, createCallLog } from './http/call-log.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { httpServerFor } from './http/http-server.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { liveOperator } from './operators/live-operator.js';
@@ -87,9 +88,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (err?: Error) =>
-      err ? reject(err) : resolve(listening),
-    );
+    const listening = httpServerFor(app);
+    listening.once('error', reject);
+    listening.listen(config.port, config.host, () => {
+      listening.off('error', reject);
+      resolve(listening);
+    });
   });
   // Longer than clients keep idle connections (undici: 4 s) and than a write may block the loop
   // waiting for another process's lock (busy_timeout: 5 s), so the server never closes a
