@@ -3,8 +3,13 @@
  * answering a fixed JSON body of the same shape and size, with nothing else (no auth, no
  * validation, no database); the same for `GET /v1/payments/{id}` (one payment) and
  * `GET /v1/payments?limit=20` (a page of 20). `PORT` and `HOST` as for the API.
+ *
+ * `BARE_SERVER=like-ours` serves it as the API is served (server/http/http-server.ts: requests
+ * born with Express's prototypes); without it, `app.listen`, as the Express guide does, which is
+ * the baseline issue 15's targets were set against.
  */
 import express from 'express';
+import { httpServerFor } from '../../server/http/http-server.js';
 
 const fixed = {
   status: 'success',
@@ -59,7 +64,8 @@ app.get('/v1/healthz', (_req, res) => {
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
-const server = app.listen(port, host);
+const server =
+  process.env.BARE_SERVER === 'like-ours' ? httpServerFor(app).listen(port, host) : app.listen(port, host);
 const stop = () => server.close(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -290,14 +290,24 @@ async function startApi(
 /**
  * Bare Express (scripts/bench/bare-server.ts) and its three scenarios: the same request bytes as
  * our POST (only the ids differ), and the same paths as our two GETs, answered with fixed JSON.
+ * `listen`: started with `app.listen`, the baseline issue 15's targets were set against;
+ * `like-ours`: served as the API is (requests born with Express's prototypes,
+ * server/http/http-server.ts), the ceiling of the stack the API runs on.
  */
-async function startBare(): Promise<Record<Operation, Omit<Scenario, 'key' | 'section'>>> {
+async function startBare(
+  served: 'listen' | 'like-ours',
+): Promise<Record<Operation, Omit<Scenario, 'key' | 'section'>>> {
   const port = await freePort();
   const bare = startProcess(
-    'bare express',
+    served === 'listen' ? 'bare express' : 'bare express, served like ours',
     process.execPath,
     ['--import', 'tsx', 'scripts/bench/bare-server.ts'],
-    { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      ...(served === 'like-ours' ? { BARE_SERVER: 'like-ours' } : {}),
+    },
     { cwd: root },
   );
   const origin = `http://127.0.0.1:${port}`;
@@ -306,10 +316,11 @@ async function startBare(): Promise<Record<Operation, Omit<Scenario, 'key' | 'se
     authorization: 'Bearer sk_test_00000000000000000000000000000000',
     'x-api-user': 'bench',
   };
+  const name = served === 'listen' ? 'bare Express' : 'bare Express served like ours';
   const scenario = (op: Operation, request: LoadRequest) => ({
-    label: `bare Express: ${request.method} ${request.path.replace(/pay_\w+$/, '{id}')}, fixed JSON answer`,
+    label: `${name}: ${request.method} ${request.path.replace(/pay_\w+$/, '{id}')}, fixed JSON answer`,
     server: bare,
-    options: { title: `bare Express ${operations[op]}`, origin, connections: plan.connections, request },
+    options: { title: `${name} ${operations[op]}`, origin, connections: plan.connections, request },
   });
   return {
     // The same request bytes as our POST (only the ids differ).
@@ -363,9 +374,11 @@ async function main(): Promise<void> {
     let ours: { api: Api; post: LoadRequest } | undefined;
 
     if (runs('bare')) {
-      const bare = await startBare();
+      const bare = await startBare('listen');
+      const likeOurs = await startBare('like-ours');
       for (const op of ['post', 'get', 'list'] as const) {
         byOperation[op].push({ ...bare[op], key: `bare.${op}`, section: 'Throughput' });
+        byOperation[op].push({ ...likeOurs[op], key: `bare-like-ours.${op}`, section: 'Throughput' });
       }
     }
 
@@ -613,7 +626,7 @@ async function main(): Promise<void> {
         interleave,
         createAccount,
         startApi,
-        startBare,
+        startBare: () => startBare('listen'),
       });
     }
 
@@ -723,6 +736,15 @@ async function main(): Promise<void> {
       'rps',
     );
   }
+  for (const op of ['post', 'get', 'list'] as const) {
+    ratio(
+      `${op}_vs_bare_like_ours`,
+      `${operations[op]}: ours / bare Express served like ours (req/s)`,
+      `api.${op}`,
+      `bare-like-ours.${op}`,
+      'rps',
+    );
+  }
   ratio(
     'post_vs_bare_cpu',
     'ours POST /payments / bare Express (CPU per request)',
@@ -766,20 +788,28 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const rounds = (r: Ratio) =>
     r.rounds.length ? ` (rounds ${times(Math.min(...r.rounds))}-${times(Math.max(...r.rounds))})` : '';
-  const ratioTarget = (key: string, label: string, goal: number) => {
+  const ratioTarget = (key: string, label: string, goal: number, beside?: { key: string; label: string }) => {
     const r = ratios.find((x) => x.key === key);
     if (!r) return;
+    const other = beside && ratios.find((x) => x.key === beside.key);
     targets.push({
       key,
       label,
       goal: `>= ${goal}x`,
-      measured: `${times(r.value)}${rounds(r)}`,
+      measured: `${times(r.value)}${rounds(r)}${other ? `; ${beside.label}: ${times(other.value)}` : ''}`,
       pass: r.value >= goal,
     });
   };
-  ratioTarget('post_vs_bare', 'POST /payments throughput vs bare Express', 0.45);
-  ratioTarget('get_vs_bare', 'GET /payments/{id} throughput vs bare Express', 0.6);
-  ratioTarget('list_vs_bare', 'GET /payments?limit=20 throughput vs bare Express', 0.45);
+  // The targets' baseline is bare Express as issue 15 measured it (`app.listen`). The API is
+  // served with requests born with Express's prototypes, which makes bare Express itself about
+  // three times faster: the ratio against bare Express served that way is printed beside each.
+  const likeOurs = (op: Operation) => ({
+    key: `${op}_vs_bare_like_ours`,
+    label: 'vs bare Express served like ours',
+  });
+  ratioTarget('post_vs_bare', 'POST /payments throughput vs bare Express', 0.45, likeOurs('post'));
+  ratioTarget('get_vs_bare', 'GET /payments/{id} throughput vs bare Express', 0.6, likeOurs('get'));
+  ratioTarget('list_vs_bare', 'GET /payments?limit=20 throughput vs bare Express', 0.45, likeOurs('list'));
   for (const op of ['post', 'get', 'list'] as const) {
     ratioTarget(`${op}_vs_prism`, `${operations[op]} throughput vs the Prism mock`, 2);
   }
