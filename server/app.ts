@@ -10,6 +10,7 @@ import { idempotentPosts } from './http/idempotency.js';
 import { inOrder } from './http/in-order.js';
 import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
+import { OperationRouter } from './http/operation-router.js';
 import { rateLimitPerAccount } from './http/rate-limit.js';
 import { assignRequestId } from './http/request-id.js';
 import { observeRequests } from './http/request-metrics.js';
@@ -40,7 +41,8 @@ export interface AppOptions {
  * Builds the HTTP application without listening, so tests and the entry point share it. A
  * request goes through, in order: request id (and, once answered, metrics and the call log) →
  * under `/v1` (`apiRoutes`): authentication → rate limit → strict routing (404, 405, OPTIONS) →
- * JSON body → contract validation → idempotency → route; → (error handler).
+ * JSON body → contract validation → idempotency → the operation the validator matched
+ * (`apiOperations`); → (error handler).
  *
  * @example
  * const app = buildApp({ deps, logger });
@@ -96,15 +98,20 @@ function apiRoutes(deps: Deps): Router {
     ),
   );
 
-  api.get('/healthz', healthCheck(deps));
-  api.use(
-    paymentRoutes(deps),
-    payoutRoutes(deps),
-    topupRoutes(deps),
-    balanceRoutes(deps),
-    serviceRoutes(deps),
-    webhookRoutes(deps),
-    operationRoutes(deps),
-  );
+  api.use(apiOperations(deps).dispatch());
   return api;
+}
+
+/** Every operation of the contract and its handler, run on the route the validator matched. */
+export function apiOperations(deps: Deps): OperationRouter {
+  const operations = new OperationRouter();
+  operations.get('/healthz', healthCheck(deps));
+  paymentRoutes(deps, operations);
+  payoutRoutes(deps, operations);
+  topupRoutes(deps, operations);
+  balanceRoutes(deps, operations);
+  serviceRoutes(deps, operations);
+  webhookRoutes(deps, operations);
+  operationRoutes(deps, operations);
+  return operations;
 }

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { Router } from 'express';
 import * as balance from '../domain/balance.js';
 import { iso } from '../domain/clock.js';
 import type { Deps } from '../domain/context.js';
 import { csvField } from '../http/csv.js';
 import { sendSuccess } from '../http/envelope.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toLedgerEntry, toPage } from '../http/representations.js';
 import type { LedgerRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, text, time } from './query.js';
@@ -26,9 +26,7 @@ function csvLine(row: LedgerRow): string {
     .join(',')}\n`;
 }
 
-export function balanceRoutes(deps: Deps): Router {
-  const router = Router();
-
+export function balanceRoutes(deps: Deps, router: OperationRouter): void {
   router.get('/balance', async (req, res) => {
     const caller = callerOf(req);
     const { walletId, balances } = await balance.getBalance(deps, caller);
@@ -67,6 +65,4 @@ export function balanceRoutes(deps: Deps): Router {
     }
     res.end();
   });
-
-  return router;
 }

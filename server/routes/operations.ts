@@ -1,18 +1,16 @@
-import { Router } from 'express';
 import type { ApiKeyRotate } from '../../generated/openapi.js';
 import * as accounts from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import * as logs from '../domain/logs.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toApiKey, toLog, toPage } from '../http/representations.js';
 import type { ApiKeyRow } from '../storage/rows.js';
 import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
 
 /** Call logs and API keys: what an account sees of its own use of the API. */
-export function operationRoutes(deps: Deps): Router {
-  const router = Router();
-
+export function operationRoutes(deps: Deps, router: OperationRouter): void {
   router.get('/logs', async (req, res) => {
     const page = await logs.listLogs(
       deps,
@@ -75,6 +73,4 @@ export function operationRoutes(deps: Deps): Router {
     );
     sendSuccess(res, 200, toApiKey(key, deps.clock.now()));
   });
-
-  return router;
 }

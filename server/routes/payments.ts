@@ -1,15 +1,15 @@
-import { type RequestHandler, Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payments from '../domain/payments.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toPayment } from '../http/representations.js';
 import type { PaymentRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
-export function paymentRoutes(deps: Deps): Router {
-  const router = Router();
+export function paymentRoutes(deps: Deps, router: OperationRouter): void {
   const render = (row: PaymentRow) => toPayment(row, deps.config.publicUrl);
   const direct: RequestHandler = async (req, res) => {
     const payment = await payments.createDirectPayment(
@@ -52,6 +52,4 @@ export function paymentRoutes(deps: Deps): Router {
   router.get('/payments/:id', async (req, res) => {
     sendSuccess(res, 200, render(await payments.getPayment(deps, callerOf(req), pathId(req))));
   });
-
-  return router;
 }

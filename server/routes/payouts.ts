@@ -1,9 +1,9 @@
-import { Router } from 'express';
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payouts from '../domain/payouts.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toPayout } from '../http/representations.js';
 import type { PayoutRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
@@ -18,8 +18,7 @@ function toBulk(bulk: payouts.BulkPayout) {
   };
 }
 
-export function payoutRoutes(deps: Deps): Router {
-  const router = Router();
+export function payoutRoutes(deps: Deps, router: OperationRouter): void {
   const renderPayout = (row: PayoutRow) => success(toPayout(row));
 
   router.post('/payouts', async (req, res) => {
@@ -71,6 +70,4 @@ export function payoutRoutes(deps: Deps): Router {
   router.get('/payouts/:id', async (req, res) => {
     sendSuccess(res, 200, toPayout(await payouts.getPayout(deps, callerOf(req), pathId(req))));
   });
-
-  return router;
 }

@@ -1,16 +1,14 @@
-import { Router } from 'express';
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as services from '../domain/services.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toService } from '../http/representations.js';
 import type { ServiceRow } from '../storage/rows.js';
 import { callerOf, pageOf, pathId, text } from './query.js';
 
-export function serviceRoutes(deps: Deps): Router {
-  const router = Router();
-
+export function serviceRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/services', async (req, res) => {
     const service = await services.createService(
       deps,
@@ -39,6 +37,4 @@ export function serviceRoutes(deps: Deps): Router {
   router.delete('/services/:id', async (req, res) => {
     sendSuccess(res, 200, toService(await services.deleteService(deps, callerOf(req), pathId(req))));
   });
-
-  return router;
 }

@@ -1,16 +1,14 @@
-import { Router } from 'express';
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as topups from '../domain/topups.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toTopup } from '../http/representations.js';
 import type { TopupRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
-export function topupRoutes(deps: Deps): Router {
-  const router = Router();
-
+export function topupRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/topups', async (req, res) => {
     const topup = await topups.createTopup(
       deps,
@@ -34,6 +32,4 @@ export function topupRoutes(deps: Deps): Router {
   router.get('/topups/:id', async (req, res) => {
     sendSuccess(res, 200, toTopup(await topups.getTopup(deps, callerOf(req), pathId(req))));
   });
-
-  return router;
 }

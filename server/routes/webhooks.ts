@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type {
   EventResend,
   WebhookEndpointCreate,
@@ -9,6 +8,7 @@ import type { Deps } from '../domain/context.js';
 import * as webhooks from '../domain/webhooks.js';
 import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
+import type { OperationRouter } from '../http/operation-router.js';
 import { toDelivery, toEvent, toPage, toWebhookEndpoint } from '../http/representations.js';
 import type { DeliveryRow, WebhookEndpointRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
@@ -22,9 +22,7 @@ function deliveryList(rows: DeliveryRow[]) {
   return { items: rows.map(toDelivery), has_more: false, next_cursor: null };
 }
 
-export function webhookRoutes(deps: Deps): Router {
-  const router = Router();
-
+export function webhookRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/webhook-endpoints', async (req, res) => {
     const endpoint = await webhooks.createWebhookEndpoint(
       deps,
@@ -112,6 +110,4 @@ export function webhookRoutes(deps: Deps): Router {
     );
     sendSuccess(res, 202, deliveryList(deliveries));
   });
-
-  return router;
 }
