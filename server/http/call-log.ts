@@ -4,7 +4,7 @@ import type { Clock } from '../domain/clock.js';
 import { newId } from '../domain/ids.js';
 import type { CallLogRow } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
-import { apiPrefix } from './routing.js';
+import { apiPrefix, rawPath } from './routing.js';
 
 export interface CallLog {
   middleware: RequestHandler;
@@ -88,7 +88,7 @@ export function createCallLog(options: {
         mode: caller?.mode ?? null,
         request_id: req.context.requestId,
         method: req.method,
-        path: req.originalUrl.split('?')[0] as string,
+        path: rawPath(req.originalUrl), // as sent, the same text as the request log's
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 1000) / 1000,
         key_id: caller?.keyId || null,

@@ -4,6 +4,7 @@
  * doubled slash or an upper-case `/V1`. Each such request either never reaches an operation
  * (404) or is logged; whatever it was answered, the owner of the key sees it.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -82,5 +83,33 @@ describe('the call log misses no call', () => {
     expect(heads.body.data.items.map((l: { request_id: string }) => l.request_id)).toEqual([
       head.headers.get('x-request-id'),
     ]);
+  });
+
+  it('logs a target with a fragment under its path, as the request log does, though it is refused', async () => {
+    const { test } = await server.newAccount('Raw client');
+    // fetch drops fragments; a raw client may send one. No request target has one (RFC 9112), so
+    // no operation runs, and the call log writes the path as the request log does (rawPath).
+    const { status, requestId } = await new Promise<{ status?: number; requestId: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${server.url}/balance?x=1#part`, {
+          headers: { authorization: `Bearer ${test.key}`, 'x-api-user': test.apiUser },
+        });
+        req.path = '/v1/balance#part';
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, requestId: res.headers['x-request-id'] as string });
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(status).toBe(404);
+    await server.flushLogs();
+    const logs = await server.request('GET', '/logs', { as: test, query: { limit: 100 } });
+    expect(logs.body.data.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ request_id: requestId, path: '/v1/balance', status: 404 }),
+      ]),
+    );
   });
 });
