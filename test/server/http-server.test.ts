@@ -3,7 +3,14 @@
  * Express's prototypes, so Express never has to swap them (what made V8 promote every request's
  * objects, docs/benchmarks.md). These tests pin that, and that Express works on them as usual.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,22 +98,38 @@ describe('httpServerFor', () => {
   });
 
   it('keeps requests apart on one kept-alive connection', async () => {
-    const base = await listening(httpServerFor(demoApp()));
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        fetch(`${base}/echo/${i}`, {
+    const server = httpServerFor(demoApp());
+    const sockets = new Set<unknown>();
+    server.on('request', (req: IncomingMessage) => sockets.add(req.socket));
+    const base = new URL(await listening(server));
+    // One socket for all twenty: each request and response is a new object on it, and none
+    // sees another's params, headers or body.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (i: number) =>
+      new Promise<{ seen: unknown; json: unknown }>((resolve, reject) => {
+        const req = httpRequest(base, {
+          agent,
           method: 'POST',
+          path: `/echo/${i}`,
           headers: { 'content-type': 'application/json', 'x-test': String(i) },
-          body: JSON.stringify({ i }),
-        }).then(async (r) => ({
-          seen: r.headers.get('x-seen'),
-          json: (await r.json()) as { id: string; body: unknown },
-        })),
-      ),
-    );
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ seen: res.headers['x-seen'], json: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ i }));
+      });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i)));
+    agent.destroy();
     answers.forEach((a, i) => {
       expect(a.seen).toBe(String(i));
       expect(a.json).toMatchObject({ id: String(i), body: { i } });
     });
+    expect(sockets.size).toBe(1);
   });
 });
