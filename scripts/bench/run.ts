@@ -8,7 +8,7 @@
  * (bare, ours, ours with response validation, Prism, then again), so a burst of outside load
  * hits them all alike. Each ratio is given over all rounds and per round (median and range).
  *
- *   npm run bench                  full run (about 6 minutes)
+ *   npm run bench                  full run (about 10 minutes)
  *   npm run bench -- --quick       smoke run: short slices, 10k vs 100k rows (about 2 minutes)
  *   npm run bench -- --only api,growth
  *                                  sections: bare, api, validation, prism, growth, postgres, webhooks, start

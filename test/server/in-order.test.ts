@@ -60,8 +60,10 @@ describe('inOrder', () => {
   });
 
   it("passes 'router' and 'route' on, as Express does with any other value", async () => {
-    const leave: RequestHandler = (_req, _res, next) => next('router');
-    expect(await run(inOrder(leave, step('never')))).toEqual({ error: 'router', trail: [] });
+    for (const value of ['router', 'route']) {
+      const leave: RequestHandler = (_req, _res, next) => next(value);
+      expect(await run(inOrder(leave, step('never')))).toEqual({ error: value, trail: [] });
+    }
   });
 
   it('refuses an error handler among its steps', () => {
