@@ -20,16 +20,16 @@ import type {
   DeliveryRow,
   EventRow,
   LedgerRow,
-  PaymentRow,
-  PayoutRow,
+  ListedPaymentRow,
+  ListedPayoutRow,
+  ListedTopupRow,
   ServiceRow,
-  TopupRow,
   WebhookEndpointRow,
 } from '../storage/rows.js';
 
 /** Stored rows as the contract shows them: ISO times, no internal columns. */
 
-export function toPayment(row: PaymentRow, publicUrl: string): Payment {
+export function toPayment(row: ListedPaymentRow, publicUrl: string): Payment {
   return {
     transaction_id: row.id,
     amount: row.amount,
@@ -52,7 +52,7 @@ export function toPayment(row: PaymentRow, publicUrl: string): Payment {
   };
 }
 
-export function toPayout(row: PayoutRow): Payout {
+export function toPayout(row: ListedPayoutRow): Payout {
   return {
     transaction_id: row.id,
     amount: row.amount,
@@ -73,7 +73,7 @@ export function toPayout(row: PayoutRow): Payout {
   };
 }
 
-export function toTopup(row: TopupRow): Topup {
+export function toTopup(row: ListedTopupRow): Topup {
   return {
     transaction_id: row.id,
     amount: row.amount,

@@ -6,11 +6,11 @@ import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toPayment } from '../http/representations.js';
-import type { PaymentRow } from '../storage/rows.js';
+import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
 export function paymentRoutes(deps: Deps, router: OperationRouter): void {
-  const render = (row: PaymentRow) => toPayment(row, deps.config.publicUrl);
+  const render = (row: ListedPaymentRow) => toPayment(row, deps.config.publicUrl);
   const direct: RequestHandler = async (req, res) => {
     const payment = await payments.createDirectPayment(
       deps,

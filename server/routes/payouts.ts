@@ -5,7 +5,7 @@ import { sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { toPage, toPayout } from '../http/representations.js';
-import type { PayoutRow } from '../storage/rows.js';
+import type { ListedPayoutRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
 function toBulk(bulk: payouts.BulkPayout) {
@@ -19,7 +19,7 @@ function toBulk(bulk: payouts.BulkPayout) {
 }
 
 export function payoutRoutes(deps: Deps, router: OperationRouter): void {
-  const renderPayout = (row: PayoutRow) => success(toPayout(row));
+  const renderPayout = (row: ListedPayoutRow) => success(toPayout(row));
 
   router.post('/payouts', async (req, res) => {
     const payout = await payouts.createPayout(

@@ -31,7 +31,8 @@ export function decodeCursor(cursor: string): number {
 
 /**
  * Keyset pagination: `seq < cursor ORDER BY seq DESC LIMIT limit + 1`, so the cost of a page
- * does not grow with the table or with how deep the client pages.
+ * does not grow with the table or with how deep the client pages. `columns` (from code, never
+ * from the request) are the ones read; every column when not given.
  */
 export function createPager(connection: SqlConnection) {
   const statements = new Map<string, SqlStatement>();
@@ -39,6 +40,7 @@ export function createPager(connection: SqlConnection) {
     table: string,
     conditions: Condition[],
     request: PageRequest,
+    columns?: ReadonlyArray<keyof Row & string>,
   ): Promise<Page<Row>> {
     const where = conditions.map(([sql]) => sql);
     const values: Array<string | number> = conditions.flatMap(([, ...value]) => value);
@@ -46,7 +48,7 @@ export function createPager(connection: SqlConnection) {
       where.push('seq < ?');
       values.push(decodeCursor(request.cursor));
     }
-    const sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
+    const sql = `SELECT ${columns ? columns.join(', ') : '*'} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
     let statement = statements.get(sql);
     if (!statement) {
       statement = connection.prepare(sql);

@@ -20,93 +20,131 @@ const inserted = <T>(work: (tx: Tx) => Promise<T>) => server.service.deps.store.
 const stored = async (table: string, id: string) =>
   (await queryRows<Record<string, unknown>>(server, `SELECT * FROM ${table} WHERE id = ?`, id))[0];
 
-describe('an insert answers the row as stored', () => {
-  const accountId = () => server.account.accountId;
-  const service = () =>
-    inserted((tx) =>
-      tx.services.insert({
-        id: newId('svc'),
-        account_id: accountId(),
-        mode: 'test',
-        name: 'Rows',
-        description: null,
-        type: 'website',
-        status: 'active',
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      }),
-    );
+const accountId = () => server.account.accountId;
+const insertService = () =>
+  inserted((tx) =>
+    tx.services.insert({
+      id: newId('svc'),
+      account_id: accountId(),
+      mode: 'test',
+      name: 'Rows',
+      description: null,
+      type: 'website',
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    }),
+  );
+const insertPayment = async () => {
+  const serviceId = (await insertService()).id;
+  return inserted((tx) =>
+    tx.payments.insert({
+      id: newId('pay'),
+      account_id: accountId(),
+      mode: 'test',
+      amount: 2500,
+      currency: 'XAF',
+      status: 'initiated',
+      flow: 'direct',
+      payment_method: 'mtn_momo',
+      customer_msisdn: '237670000000',
+      service_id: serviceId,
+      reference: 'rows',
+      failure_code: null,
+      refunded_amount: 0,
+      checkout_token: null,
+      operator_ref: '0b7f2f4e-4f7b-4c8e-9a52-2b1f6f0c9d11',
+      next_check_at: now + 5_000,
+      expires_at: now + 300_000,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+      return_url: null,
+    }),
+  );
+};
+const moneyColumns = () => ({
+  account_id: accountId(),
+  mode: 'test' as const,
+  amount: 1000,
+  currency: 'XAF',
+  payment_method: 'mtn_momo',
+  reference: null,
+  failure_code: null,
+  operator_ref: null,
+  next_check_at: null,
+  expires_at: now + 300_000,
+  created_at: now,
+  updated_at: now,
+  completed_at: null,
+});
+const insertPayout = () =>
+  inserted((tx) =>
+    tx.payouts.insert({
+      ...moneyColumns(),
+      id: newId('po'),
+      status: 'pending',
+      payout_type: 'withdrawal',
+      recipient_msisdn: '237670000001',
+      recipient_wallet_id: null,
+      payment_id: null,
+      bulk_id: null,
+    }),
+  );
+const insertTopup = () =>
+  inserted((tx) =>
+    tx.topups.insert({
+      ...moneyColumns(),
+      id: newId('tu'),
+      status: 'initiated',
+      payer_msisdn: '237670000002',
+    }),
+  );
 
+describe('an insert answers the row as stored', () => {
   it('services, with every nullable column null', async () => {
-    const row = await service();
+    const row = await insertService();
     expect(row.seq).toBeGreaterThan(0);
     expect(row).toStrictEqual(await stored('services', row.id));
   });
 
   it('payments, the column the insert leaves out included', async () => {
-    const serviceId = (await service()).id;
-    const row = await inserted((tx) =>
-      tx.payments.insert({
-        id: newId('pay'),
-        account_id: accountId(),
-        mode: 'test',
-        amount: 2500,
-        currency: 'XAF',
-        status: 'initiated',
-        flow: 'direct',
-        payment_method: 'mtn_momo',
-        customer_msisdn: '237670000000',
-        service_id: serviceId,
-        reference: 'rows',
-        failure_code: null,
-        refunded_amount: 0,
-        checkout_token: null,
-        operator_ref: '0b7f2f4e-4f7b-4c8e-9a52-2b1f6f0c9d11',
-        next_check_at: now + 5_000,
-        expires_at: now + 300_000,
-        created_at: now,
-        updated_at: now,
-        completed_at: null,
-        return_url: null,
-      }),
-    );
+    const row = await insertPayment();
     expect(row.operator_token).toBeNull();
     expect(row).toStrictEqual(await stored('payments', row.id));
   });
 
   it('payouts and top-ups', async () => {
-    const common = {
-      account_id: accountId(),
-      mode: 'test' as const,
-      amount: 1000,
-      currency: 'XAF',
-      payment_method: 'mtn_momo',
-      reference: null,
-      failure_code: null,
-      operator_ref: null,
-      next_check_at: null,
-      expires_at: now + 300_000,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    };
-    const payout = await inserted((tx) =>
-      tx.payouts.insert({
-        ...common,
-        id: newId('po'),
-        status: 'pending',
-        payout_type: 'withdrawal',
-        recipient_msisdn: '237670000001',
-        recipient_wallet_id: null,
-        payment_id: null,
-        bulk_id: null,
-      }),
-    );
+    const payout = await insertPayout();
     expect(payout).toStrictEqual(await stored('payouts', payout.id));
-    const topup = await inserted((tx) =>
-      tx.topups.insert({ ...common, id: newId('tu'), status: 'initiated', payer_msisdn: '237670000002' }),
-    );
+    const topup = await insertTopup();
     expect(topup).toStrictEqual(await stored('topups', topup.id));
+  });
+});
+
+describe('a list reads the columns the contract shows, and only those', () => {
+  // What only the server uses: the account (the caller's own), the operator's reference and
+  // sealed token, the next status check (server/storage/rows.ts, listedColumns).
+  const internal = ['account_id', 'operator_ref', 'operator_token', 'next_check_at', 'expires_at'];
+  const withoutInternal = (row: Record<string, unknown> | undefined, keep: string[] = []) =>
+    Object.fromEntries(
+      Object.entries(row ?? {}).filter(([name]) => keep.includes(name) || !internal.includes(name)),
+    );
+
+  it('payments, payouts and top-ups: each listed row is its stored row without the internal columns', async () => {
+    const [payment, payout, topup] = [await insertPayment(), await insertPayout(), await insertTopup()];
+    const page = { limit: 100 };
+    const [payments, payouts, topups] = await server.service.deps.store.read(async (tx) => [
+      await tx.payments.list(accountId(), 'test', [['id = ?', payment.id]], page),
+      await tx.payouts.list(accountId(), 'test', [['id = ?', payout.id]], page),
+      await tx.topups.list(accountId(), 'test', [['id = ?', topup.id]], page),
+    ]);
+    // Payments and top-ups show when they expire; a payout does not.
+    expect(payments.items).toStrictEqual([
+      withoutInternal(await stored('payments', payment.id), ['expires_at']),
+    ]);
+    expect(payouts.items).toStrictEqual([withoutInternal(await stored('payouts', payout.id))]);
+    expect(topups.items).toStrictEqual([withoutInternal(await stored('topups', topup.id), ['expires_at'])]);
   });
 });

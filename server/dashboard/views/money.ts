@@ -1,6 +1,14 @@
 import type { overview, TimelineEvent } from '../../domain/dashboard-views.js';
 import type { Page } from '../../storage/pagination.js';
-import type { LedgerRow, PaymentRow, PayoutRow, TopupRow } from '../../storage/rows.js';
+import type {
+  LedgerRow,
+  ListedPaymentRow,
+  ListedPayoutRow,
+  ListedTopupRow,
+  PaymentRow,
+  PayoutRow,
+  TopupRow,
+} from '../../storage/rows.js';
 import { can } from '../auth.js';
 import { type Html, html } from '../html.js';
 import { volumeChart } from './chart.js';
@@ -13,7 +21,7 @@ type Query = Record<string, string | undefined>;
 const link = (ctx: PageContext, kind: string, id: string) =>
   html`<a href="${base(ctx.mode)}/${kind}/${id}"><code>${id}</code></a>`;
 
-function paymentRows(ctx: PageContext, rows: PaymentRow[]): Html[] {
+function paymentRows(ctx: PageContext, rows: ListedPaymentRow[]): Html[] {
   return rows.map(
     (p) =>
       html`<tr><td>${link(ctx, 'payments', p.id)}</td><td class="num">${money(p.amount, p.currency)}</td><td>${badge(p.status)}</td><td class="hide-phone">${p.flow}</td><td class="hide-phone">${p.customer_msisdn ?? ''}</td><td>${when(p.created_at)}</td></tr>`,
@@ -21,7 +29,7 @@ function paymentRows(ctx: PageContext, rows: PaymentRow[]): Html[] {
 }
 const paymentHead = html`<tr><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-phone">Flow</th><th scope="col" class="hide-phone">Customer</th><th scope="col">Created</th></tr>`;
 
-function payoutRows(ctx: PageContext, rows: PayoutRow[]): Html[] {
+function payoutRows(ctx: PageContext, rows: ListedPayoutRow[]): Html[] {
   return rows.map(
     (p) =>
       html`<tr><td>${link(ctx, 'payouts', p.id)}</td><td class="num">${money(p.amount, p.currency)}</td><td>${badge(p.status)}</td><td class="hide-phone">${p.payout_type}</td><td class="hide-phone">${p.recipient_msisdn ?? p.recipient_wallet_id ?? ''}</td><td>${when(p.created_at)}</td></tr>`,
@@ -29,7 +37,7 @@ function payoutRows(ctx: PageContext, rows: PayoutRow[]): Html[] {
 }
 const payoutHead = html`<tr><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-phone">Type</th><th scope="col" class="hide-phone">Recipient</th><th scope="col">Created</th></tr>`;
 
-function topupRows(ctx: PageContext, rows: TopupRow[]): Html[] {
+function topupRows(ctx: PageContext, rows: ListedTopupRow[]): Html[] {
   return rows.map(
     (t) =>
       html`<tr><td>${link(ctx, 'topups', t.id)}</td><td class="num">${money(t.amount, t.currency)}</td><td>${badge(t.status)}</td><td class="hide-phone">${t.payer_msisdn}</td><td>${when(t.created_at)}</td></tr>`,
@@ -69,7 +77,7 @@ const dateFilters: FilterField[] = [
   { name: 'to', label: 'To (UTC date)', type: 'date' },
 ];
 
-export function paymentsView(ctx: PageContext, query: Query, result: Page<PaymentRow>): Html {
+export function paymentsView(ctx: PageContext, query: Query, result: Page<ListedPaymentRow>): Html {
   const path = `${base(ctx.mode)}/payments`;
   return html`${filters(
     path,
@@ -83,7 +91,12 @@ export function paymentsView(ctx: PageContext, query: Query, result: Page<Paymen
   )}${table('Payments', paymentHead, paymentRows(ctx, result.items), 'No payment matches.')}${pager(path, query, result)}`;
 }
 
-export function payoutsView(ctx: PageContext, query: Query, result: Page<PayoutRow>, refunds: boolean): Html {
+export function payoutsView(
+  ctx: PageContext,
+  query: Query,
+  result: Page<ListedPayoutRow>,
+  refunds: boolean,
+): Html {
   const path = `${base(ctx.mode)}/${refunds ? 'refunds' : 'payouts'}`;
   const fields: FilterField[] = [
     { name: 'status', label: 'Status', options: ['pending', 'success', 'failed'] },
@@ -102,7 +115,7 @@ export function payoutsView(ctx: PageContext, query: Query, result: Page<PayoutR
   )}${pager(path, query, result)}`;
 }
 
-export function topupsView(ctx: PageContext, query: Query, result: Page<TopupRow>): Html {
+export function topupsView(ctx: PageContext, query: Query, result: Page<ListedTopupRow>): Html {
   const path = `${base(ctx.mode)}/topups`;
   return html`${filters(
     path,
@@ -164,7 +177,7 @@ export function paymentDetail(
   ctx: PageContext,
   payment: PaymentRow,
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
-  refunds: PayoutRow[],
+  refunds: ListedPayoutRow[],
 ): Html {
   const remaining = payment.amount - payment.refunded_amount;
   let refund: Html;

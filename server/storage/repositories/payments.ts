@@ -1,5 +1,5 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
-import type { Mode, PaymentRow } from '../rows.js';
+import { type ListedPaymentRow, listedPaymentColumns, type Mode, type PaymentRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
@@ -56,10 +56,11 @@ export function paymentsRepository(connection: SqlConnection, page: Pager) {
       await addRefunded.run(delta, now, id);
     },
     async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
-      return page<PaymentRow>(
+      return page<ListedPaymentRow>(
         'payments',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
         request,
+        listedPaymentColumns,
       );
     },
   };

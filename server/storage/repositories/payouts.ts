@@ -1,5 +1,5 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
-import type { Mode, PayoutRow } from '../rows.js';
+import { type ListedPayoutRow, listedPayoutColumns, type Mode, type PayoutRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
@@ -27,10 +27,11 @@ export function payoutsRepository(connection: SqlConnection, page: Pager) {
       return get.get(id, accountId, mode);
     },
     async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
-      return page<PayoutRow>(
+      return page<ListedPayoutRow>(
         'payouts',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
         request,
+        listedPayoutColumns,
       );
     },
   };

@@ -1,5 +1,5 @@
 import type { Condition, PageRequest, Pager } from '../pagination.js';
-import type { Mode, TopupRow } from '../rows.js';
+import { type ListedTopupRow, listedTopupColumns, type Mode, type TopupRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
@@ -26,10 +26,11 @@ export function topupsRepository(connection: SqlConnection, page: Pager) {
       return get.get(id, accountId, mode);
     },
     async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
-      return page<TopupRow>(
+      return page<ListedTopupRow>(
         'topups',
         [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
         request,
+        listedTopupColumns,
       );
     },
   };
