@@ -1,7 +1,7 @@
 /**
  * Every dashboard page, at desktop and phone widths, in Chromium: no serious or critical
  * accessibility violation (axe-core), nothing loaded from another origin, no CSP violation, a
- * screenshot under build/screenshots/. Plus: it works without JavaScript, and by keyboard
+ * screenshot under build/screenshots/ (from the SQLite run). Plus: it works without JavaScript, and by keyboard
  * with a visible focus.
  */
 import type { Browser, Page } from 'playwright-core';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
-import { openIsolatedPage } from '../support/browser.js';
+import { openIsolatedPage, screenshotsWanted } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -92,11 +92,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 
 export const screenshotsDir = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a full-page screenshot under build/screenshots/, on the SQLite run only (`screenshotsWanted`). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   await mkdir(screenshotsDir, { recursive: true });
   const path = join(screenshotsDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
-  return path;
 }
 
 /** The value of the hidden CSRF field of the first form on the page. */
