@@ -147,9 +147,7 @@ describe('invitations', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'server/admin/cli.ts',
+        'scripts/admin.mjs',
         'create-user',
         '--account',
         server.test.apiUser,

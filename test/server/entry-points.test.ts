@@ -9,7 +9,6 @@ import { compiledServerEntry } from '../support/child-server.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = 'node_modules/.bin/tsx';
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -20,7 +19,7 @@ function tempDb(): string {
 }
 
 afterEach(() => {
-  // A server (or tsx's child running the CLI) may start processes: kill the whole group.
+  // A server may start processes: kill the whole group.
   for (const child of children.splice(0)) {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -182,8 +181,8 @@ describe('npm start (server/main.ts, compiled)', () => {
 describe('npm run admin', () => {
   it('create-account --json prints exactly api_user, test_key and live_key', async () => {
     const { stdout } = await run(
-      tsx,
-      ['server/admin/cli.ts', 'create-account', '--name', 'Scripted', '--json'],
+      process.execPath,
+      ['scripts/admin.mjs', 'create-account', '--name', 'Scripted', '--json'],
       {
         env: { ...process.env, DATABASE_PATH: tempDb() },
       },
@@ -198,14 +197,17 @@ describe('npm run admin', () => {
   it('reset-keys revokes every key of the mode and prints one that works', async () => {
     const env = { ...process.env, DATABASE_PATH: tempDb() };
     const created = JSON.parse(
-      (await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', 'Leaky', '--json'], { env }))
-        .stdout,
+      (
+        await run(process.execPath, ['scripts/admin.mjs', 'create-account', '--name', 'Leaky', '--json'], {
+          env,
+        })
+      ).stdout,
     );
     const reset = JSON.parse(
       (
         await run(
-          tsx,
-          ['server/admin/cli.ts', 'reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'],
+          process.execPath,
+          ['scripts/admin.mjs', 'reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'],
           {
             env,
           },
@@ -228,18 +230,22 @@ describe('npm run admin', () => {
     const env = { ...process.env, DATABASE_PATH: tempDb() };
     const create = async (name: string) =>
       JSON.parse(
-        (await run(tsx, ['server/admin/cli.ts', 'create-account', '--name', name, '--json'], { env })).stdout,
+        (
+          await run(process.execPath, ['scripts/admin.mjs', 'create-account', '--name', name, '--json'], {
+            env,
+          })
+        ).stdout,
       );
     const first = await create('First shop');
     const second = await create('Second shop');
     const listed = JSON.parse(
-      (await run(tsx, ['server/admin/cli.ts', 'list-accounts', '--json'], { env })).stdout,
+      (await run(process.execPath, ['scripts/admin.mjs', 'list-accounts', '--json'], { env })).stdout,
     );
     expect(listed.map((a: { name: string; api_user: string }) => [a.name, a.api_user])).toEqual([
       ['First shop', first.api_user],
       ['Second shop', second.api_user],
     ]);
-    const text = (await run(tsx, ['server/admin/cli.ts', 'list-accounts'], { env })).stdout;
+    const text = (await run(process.execPath, ['scripts/admin.mjs', 'list-accounts'], { env })).stdout;
     expect(text).toContain(first.api_user);
     expect(text).not.toMatch(/sk_(test|live)_/);
   });
@@ -253,13 +259,14 @@ describe('npm run admin', () => {
     const oldKey = /PAYMENTS_API_KEY=(\S+)/.exec(firstExports)?.[1] as string;
     const env = { ...process.env, DATABASE_PATH: db };
 
-    const shown = (await run(tsx, ['server/admin/cli.ts', 'sandbox-credentials'], { env })).stdout;
+    const shown = (await run(process.execPath, ['scripts/admin.mjs', 'sandbox-credentials'], { env })).stdout;
     expect(shown).toContain(`export PAYMENTS_API_USER=${apiUser}`);
     expect(shown).toContain('--rotate');
     expect(shown, 'a key stored hashed cannot be shown again').not.toMatch(/sk_(test|live)_/);
 
-    const rotated = (await run(tsx, ['server/admin/cli.ts', 'sandbox-credentials', '--rotate'], { env }))
-      .stdout;
+    const rotated = (
+      await run(process.execPath, ['scripts/admin.mjs', 'sandbox-credentials', '--rotate'], { env })
+    ).stdout;
     const newKey = /export PAYMENTS_API_KEY=(sk_test_\S+)/.exec(rotated)?.[1];
     expect(newKey).toBeDefined();
     expect(rotated).not.toMatch(/sk_live_/);
@@ -270,7 +277,7 @@ describe('npm run admin', () => {
   });
 
   it('an unknown command exits 2 with the usage', async () => {
-    const result = await run(tsx, ['server/admin/cli.ts', 'drop-everything'], {
+    const result = await run(process.execPath, ['scripts/admin.mjs', 'drop-everything'], {
       env: { ...process.env, DATABASE_PATH: tempDb() },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(2);

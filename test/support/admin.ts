@@ -1,19 +1,20 @@
 /**
  * The admin CLI (`npm run admin -- <args>`) in a process of its own, as an operator runs it
- * beside a running server: tsx server/admin/cli.ts with the given database variables.
+ * beside a running server: `node scripts/admin.mjs` (the compiled CLI) with the given database
+ * variables. The suites' global setup has compiled dist/ already.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../server/paths.js';
 
-const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
+const admin = join(projectRoot, 'scripts', 'admin.mjs');
 
 /** Runs the CLI; resolves with its exit code and everything it printed (stdout, then stderr as it came). */
 export async function runAdmin(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn(tsx, ['server/admin/cli.ts', ...args], {
+  const child = spawn(process.execPath, [admin, ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
