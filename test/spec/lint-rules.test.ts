@@ -1,7 +1,8 @@
 /**
  * Every custom rule in redocly.yaml catches what it is written for and explains the fix: a copy
  * of openapi.yaml gets one targeted mistake per rule, and `redocly lint` must fail naming that
- * rule, and only it, with the rule's own message. The contract as it is lints clean.
+ * rule, and only it, with the rule's own message (one `redocly lint --format=json` of every
+ * mistaken copy). The contract as it is lints clean.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -109,20 +110,28 @@ const mistakes: Record<string, { mistake: string; make: (doc: Document) => void 
 };
 
 const workDirs: string[] = [];
+const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
-/** Lints `spec` as openapi.yaml beside a copy of redocly.yaml, as `npm run lint:spec` does. */
-async function lint(spec: string): Promise<{ code: number; output: string }> {
+/** A folder with a copy of redocly.yaml and the given specs, as `npm run lint:spec` sees them. */
+async function lintFolder(specs: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'lint-rules-'));
   workDirs.push(dir);
   await copyFile(join(root, 'redocly.yaml'), join(dir, 'redocly.yaml'));
-  await writeFile(join(dir, 'openapi.yaml'), spec);
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  for (const [file, text] of Object.entries(specs)) await writeFile(join(dir, file), text);
+  return dir;
+}
+
+/** Runs `redocly` with `args` in `dir`: its exit code and everything it printed. */
+async function redoclyIn(
+  dir: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(redocly, ['lint'], { cwd: dir, env });
-    return { code: 0, output: stdout + stderr };
+    const { stdout, stderr } = await promisify(execFile)(redocly, args, { cwd: dir, env: redoclyEnv });
+    return { code: 0, stdout, output: stdout + stderr };
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, output: stdout + stderr };
+    return { code, stdout, output: stdout + stderr };
   }
 }
 
@@ -133,12 +142,67 @@ function blamedRules(output: string): Set<string> {
   );
 }
 
+interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: Array<{
+    ruleId: string;
+    severity: string;
+    message: string;
+    location: Array<{ source: { ref: string } }>;
+  }>;
+}
+
+/**
+ * `redocly lint --format=json a.yaml b.yaml ...` prints one JSON report per file, one after the
+ * other, in the order the files were given: split at the top level.
+ */
+function reports(stdout: string): LintReport[] {
+  const found: LintReport[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < stdout.length; i++) {
+    const c = stdout[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === '}' && --depth === 0) found.push(JSON.parse(stdout.slice(start, i + 1)) as LintReport);
+  }
+  return found;
+}
+
 describe('lint rules of redocly.yaml', () => {
   let specText: string;
+  /** Each custom rule's mistaken copy of the spec, linted by one `redocly lint` of them all. */
+  const reportFor = new Map<string, LintReport>();
 
   beforeAll(async () => {
     specText = await readFile(join(root, 'openapi.yaml'), 'utf8');
-  });
+    const specs: Record<string, string> = {};
+    for (const [name] of customRules) {
+      const mistake = mistakes[name];
+      if (!mistake) continue;
+      const doc = parseDocument(specText);
+      mistake.make(doc);
+      specs[`${name.replace('rule/', '')}.yaml`] = doc.toString();
+    }
+    const files = Object.keys(specs);
+    const dir = await lintFolder(specs);
+    // One process for every mistake: each `redocly lint` start costs about a CPU-second.
+    const { stdout, output } = await redoclyIn(dir, ['lint', '--format=json', ...files]);
+    const all = reports(stdout);
+    expect(all.length, output.slice(-4000)).toBe(files.length);
+    files.forEach((file, i) => {
+      const report = all[i] as LintReport;
+      // Reports come in the order of the files: a problem names its file.
+      for (const problem of report.problems) expect(problem.location[0]?.source.ref).toContain(file);
+      reportFor.set(`rule/${file.replace(/\.yaml$/, '')}`, report);
+    });
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
@@ -150,7 +214,8 @@ describe('lint rules of redocly.yaml', () => {
   });
 
   it('pass on openapi.yaml as it is (exit 0)', async () => {
-    const { code, output } = await lint(specText);
+    const dir = await lintFolder({ 'openapi.yaml': specText });
+    const { code, output } = await redoclyIn(dir, ['lint']);
     expect(blamedRules(output)).toEqual(new Set());
     expect(code).toBe(0);
   });
@@ -158,14 +223,13 @@ describe('lint rules of redocly.yaml', () => {
   for (const [name, rule] of customRules) {
     const mistake = mistakes[name];
     const when = mistake?.mistake ?? 'the mistake it catches is made (none written yet)';
-    it.concurrent(`${name} fails with its message when ${when}`, async ({ expect }) => {
+    it(`${name} fails with its message when ${when}`, () => {
       expect(mistake, `no mistake for ${name} in lint-rules.test.ts: add one`).toBeDefined();
-      const doc = parseDocument(specText);
-      mistake?.make(doc);
-      const { code, output } = await lint(doc.toString());
-      expect(code).not.toBe(0);
-      expect(blamedRules(output)).toEqual(new Set([name]));
-      expect(output).toContain(rule.message);
+      const report = reportFor.get(name);
+      expect(report, `no lint report for ${name}`).toBeDefined();
+      expect(report?.totals.errors).toBeGreaterThan(0);
+      expect(new Set(report?.problems.map((p) => p.ruleId))).toEqual(new Set([name]));
+      for (const problem of report?.problems ?? []) expect(problem.message).toContain(rule.message);
     });
   }
 });
