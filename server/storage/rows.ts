@@ -100,13 +100,12 @@ export interface PaymentRow {
   return_url: string | null;
 }
 
+/** What a listed payment, payout and top-up all show: who and how much, then when. */
+const movementColumns = ['seq', 'id', 'mode', 'amount', 'currency', 'status'] as const;
+const movementTimes = ['created_at', 'updated_at', 'completed_at'] as const;
+
 export const listedPaymentColumns = listedColumns<PaymentRow>()(
-  'seq',
-  'id',
-  'mode',
-  'amount',
-  'currency',
-  'status',
+  ...movementColumns,
   'flow',
   'payment_method',
   'customer_msisdn',
@@ -116,9 +115,7 @@ export const listedPaymentColumns = listedColumns<PaymentRow>()(
   'refunded_amount',
   'checkout_token',
   'expires_at',
-  'created_at',
-  'updated_at',
-  'completed_at',
+  ...movementTimes,
   'return_url',
 );
 /** A payment as a list reads it. */
@@ -152,12 +149,7 @@ export interface PayoutRow {
 }
 
 export const listedPayoutColumns = listedColumns<PayoutRow>()(
-  'seq',
-  'id',
-  'mode',
-  'amount',
-  'currency',
-  'status',
+  ...movementColumns,
   'payout_type',
   'recipient_msisdn',
   'recipient_wallet_id',
@@ -166,9 +158,7 @@ export const listedPayoutColumns = listedColumns<PayoutRow>()(
   'bulk_id',
   'reference',
   'failure_code',
-  'created_at',
-  'updated_at',
-  'completed_at',
+  ...movementTimes,
 );
 /** A payout as a list reads it. */
 export type ListedPayoutRow = Pick<PayoutRow, (typeof listedPayoutColumns)[number]>;
@@ -196,20 +186,13 @@ export interface TopupRow {
 }
 
 export const listedTopupColumns = listedColumns<TopupRow>()(
-  'seq',
-  'id',
-  'mode',
-  'amount',
-  'currency',
-  'status',
+  ...movementColumns,
   'payer_msisdn',
   'payment_method',
   'reference',
   'failure_code',
   'expires_at',
-  'created_at',
-  'updated_at',
-  'completed_at',
+  ...movementTimes,
 );
 /** A top-up as a list reads it. */
 export type ListedTopupRow = Pick<TopupRow, (typeof listedTopupColumns)[number]>;
