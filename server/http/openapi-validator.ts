@@ -1,5 +1,15 @@
+import type { Request } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
 import { contractDocument } from './contract.js';
+
+/**
+ * What the validator matched for `req`: the contract's route (`/v1/payments/{id}`), the decoded
+ * path params and the operation. Undefined before the validator ran, or when no route matched.
+ */
+export function contractMatch(req: Request): OpenApiRequestMetadata | undefined {
+  return (req as Request & { openapi?: OpenApiRequestMetadata }).openapi;
+}
 
 /**
  * The contract without its examples. Examples are documentation; left in, the validator's Ajv

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { contractMatch } from './openapi-validator.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -43,14 +44,13 @@ export class OperationRouter {
   /** Runs the handler of the operation the contract validator matched; HEAD runs GET's. */
   dispatch(): RequestHandler {
     return (req, res, next) => {
-      const matched = (req as { openapi?: { openApiRoute?: string; pathParams?: Record<string, string> } })
-        .openapi;
+      const matched = contractMatch(req);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const handler = matched?.openApiRoute && this.#handlers.get(`${method} ${matched.openApiRoute}`);
+      const handler = matched && this.#handlers.get(`${method} ${matched.openApiRoute}`);
       if (!handler) return next();
       // Express gives each layer the params of its own path, none for this one: the operation's
       // are the ones the validator matched (and decoded).
-      req.params = matched.pathParams ?? {};
+      req.params = matched.pathParams;
       return handler(req, res, next);
     };
   }

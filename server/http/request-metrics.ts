@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
+import { contractMatch } from './openapi-validator.js';
 import { rawPath } from './routing.js';
 
 /**
@@ -11,9 +12,7 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
   return (req, res, next) => {
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - req.context.startedAt) / 1e6;
-      const operation =
-        (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
-        'unmatched';
+      const operation = contractMatch(req)?.schema.operationId ?? 'unmatched';
       metrics.observeRequest({
         operation,
         method: req.method,
