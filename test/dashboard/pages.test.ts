@@ -1,12 +1,12 @@
 /**
  * Every dashboard page, at desktop and phone widths, in Chromium: no serious or critical
  * accessibility violation (axe-core), nothing loaded from another origin, no CSP violation, a
- * screenshot under build/screenshots/ (from the SQLite run). Plus: it works without JavaScript, and by keyboard
+ * screenshot under build/artifacts/ (from the SQLite run). Plus: it works without JavaScript, and by keyboard
  * with a visible focus.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { artefactScreenshot, launchChromium } from '../support/browser.js';
 import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import {
@@ -17,7 +17,6 @@ import {
   openPage,
   origin,
   phone,
-  screenshot,
   seriousViolations,
   signIn,
 } from './support.js';
@@ -103,7 +102,7 @@ async function check(
   expect(violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual(
     [],
   );
-  await screenshot(page, `dashboard-${name}-${size}`);
+  await artefactScreenshot(page, `dashboard-${name}-${size}`);
   if (size === 'phone') {
     // Readable on a phone: nothing wider than the screen but the tables' own scroll areas.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -1,16 +1,13 @@
 /**
  * What the dashboard's browser tests share: users created in the server's database, signing in
- * through the page, the axe-core accessibility check, and screenshots under build/screenshots/.
+ * through the page, and the axe-core accessibility check.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
-import { openIsolatedPage, screenshotsWanted } from '../support/browser.js';
+import { openIsolatedPage } from '../support/browser.js';
 import type { TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -88,16 +85,6 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations;
   })) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-export const screenshotsDir = fileURLToPath(new URL('../../build/screenshots/', import.meta.url));
-
-/** Saves a full-page screenshot under build/screenshots/, on the SQLite run only (`screenshotsWanted`). */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  if (!screenshotsWanted) return;
-  await mkdir(screenshotsDir, { recursive: true });
-  const path = join(screenshotsDir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
 }
 
 /** The value of the hidden CSRF field of the first form on the page. */

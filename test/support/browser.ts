@@ -91,9 +91,9 @@ export async function openIsolatedPage(
  * would write the same files over them: it takes none (a full-page PNG was a fifth of the
  * dashboard pages' check, 2.6 of 12.2 s).
  */
-export const screenshotsWanted = process.env.TEST_DATABASE !== 'postgres';
+const screenshotsWanted = process.env.TEST_DATABASE !== 'postgres';
 
-/** Saves a full-page screenshot as an artefact of the SQLite run (`screenshotsWanted`). */
+/** Saves a full-page screenshot as `build/artifacts/<name>.png`, on the SQLite run only (`screenshotsWanted`). */
 export async function artefactScreenshot(page: Page, name: string): Promise<void> {
   if (screenshotsWanted) await saveScreenshot(page, name);
 }
