@@ -2,10 +2,9 @@
  * Who may do what in the dashboard: roles (a viewer cannot act, a developer cannot refund),
  * another account's ids answer 404, invitations by link, and the admin CLI's one-time link.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from '../support/admin.js';
 import { launchChromium } from '../support/browser.js';
 import { balanceOf, collect, createService } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -144,20 +143,11 @@ describe('invitations', () => {
   });
 
   it('the admin CLI creates a user and prints a one-time link that works in the browser', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        'scripts/admin.mjs',
-        'create-user',
-        '--account',
-        server.test.apiUser,
-        '--email',
-        'ops@shop.example',
-        '--role',
-        'developer',
-      ],
-      { env: { ...process.env, ...server.databaseEnv, PUBLIC_URL: origin(server), NODE_ENV: 'test' } },
+    const { code, out: stdout } = await runAdmin(
+      ['create-user', '--account', server.test.apiUser, '--email', 'ops@shop.example', '--role', 'developer'],
+      { ...server.databaseEnv, PUBLIC_URL: origin(server), NODE_ENV: 'test' },
     );
+    expect(code, stdout).toBe(0);
     const link = /(http\S+\/dashboard\/welcome\/\S+)/.exec(stdout)?.[1];
     expect(link).toBeDefined();
     const { page, context } = await openPage(browser, server);

@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { adminScript } from '../support/admin.js';
 import { compiledServerEntry } from '../support/child-server.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** `npm run admin -- <args>` (scripts/admin.mjs), stdout and stderr apart. */
+const admin = (args: string[], options: { env: NodeJS.ProcessEnv }) =>
+  run(process.execPath, [adminScript, ...args], options);
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -180,13 +184,9 @@ describe('npm start (server/main.ts, compiled)', () => {
 
 describe('npm run admin', () => {
   it('create-account --json prints exactly api_user, test_key and live_key', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ['scripts/admin.mjs', 'create-account', '--name', 'Scripted', '--json'],
-      {
-        env: { ...process.env, DATABASE_PATH: tempDb() },
-      },
-    );
+    const { stdout } = await admin(['create-account', '--name', 'Scripted', '--json'], {
+      env: { ...process.env, DATABASE_PATH: tempDb() },
+    });
     const printed = JSON.parse(stdout);
     expect(Object.keys(printed)).toEqual(['api_user', 'test_key', 'live_key']);
     expect(printed.test_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
@@ -198,20 +198,16 @@ describe('npm run admin', () => {
     const env = { ...process.env, DATABASE_PATH: tempDb() };
     const created = JSON.parse(
       (
-        await run(process.execPath, ['scripts/admin.mjs', 'create-account', '--name', 'Leaky', '--json'], {
+        await admin(['create-account', '--name', 'Leaky', '--json'], {
           env,
         })
       ).stdout,
     );
     const reset = JSON.parse(
       (
-        await run(
-          process.execPath,
-          ['scripts/admin.mjs', 'reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'],
-          {
-            env,
-          },
-        )
+        await admin(['reset-keys', '--api-user', created.api_user, '--mode', 'test', '--json'], {
+          env,
+        })
       ).stdout,
     );
     expect(reset.key).toMatch(/^sk_test_/);
@@ -231,21 +227,19 @@ describe('npm run admin', () => {
     const create = async (name: string) =>
       JSON.parse(
         (
-          await run(process.execPath, ['scripts/admin.mjs', 'create-account', '--name', name, '--json'], {
+          await admin(['create-account', '--name', name, '--json'], {
             env,
           })
         ).stdout,
       );
     const first = await create('First shop');
     const second = await create('Second shop');
-    const listed = JSON.parse(
-      (await run(process.execPath, ['scripts/admin.mjs', 'list-accounts', '--json'], { env })).stdout,
-    );
+    const listed = JSON.parse((await admin(['list-accounts', '--json'], { env })).stdout);
     expect(listed.map((a: { name: string; api_user: string }) => [a.name, a.api_user])).toEqual([
       ['First shop', first.api_user],
       ['Second shop', second.api_user],
     ]);
-    const text = (await run(process.execPath, ['scripts/admin.mjs', 'list-accounts'], { env })).stdout;
+    const text = (await admin(['list-accounts'], { env })).stdout;
     expect(text).toContain(first.api_user);
     expect(text).not.toMatch(/sk_(test|live)_/);
   });
@@ -259,14 +253,12 @@ describe('npm run admin', () => {
     const oldKey = /PAYMENTS_API_KEY=(\S+)/.exec(firstExports)?.[1] as string;
     const env = { ...process.env, DATABASE_PATH: db };
 
-    const shown = (await run(process.execPath, ['scripts/admin.mjs', 'sandbox-credentials'], { env })).stdout;
+    const shown = (await admin(['sandbox-credentials'], { env })).stdout;
     expect(shown).toContain(`export PAYMENTS_API_USER=${apiUser}`);
     expect(shown).toContain('--rotate');
     expect(shown, 'a key stored hashed cannot be shown again').not.toMatch(/sk_(test|live)_/);
 
-    const rotated = (
-      await run(process.execPath, ['scripts/admin.mjs', 'sandbox-credentials', '--rotate'], { env })
-    ).stdout;
+    const rotated = (await admin(['sandbox-credentials', '--rotate'], { env })).stdout;
     const newKey = /export PAYMENTS_API_KEY=(sk_test_\S+)/.exec(rotated)?.[1];
     expect(newKey).toBeDefined();
     expect(rotated).not.toMatch(/sk_live_/);
@@ -277,7 +269,7 @@ describe('npm run admin', () => {
   });
 
   it('an unknown command exits 2 with the usage', async () => {
-    const result = await run(process.execPath, ['scripts/admin.mjs', 'drop-everything'], {
+    const result = await admin(['drop-everything'], {
       env: { ...process.env, DATABASE_PATH: tempDb() },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(2);

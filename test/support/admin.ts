@@ -7,14 +7,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../server/paths.js';
 
-const admin = join(projectRoot, 'scripts', 'admin.mjs');
+/** What `npm run admin` runs. */
+export const adminScript = join(projectRoot, 'scripts', 'admin.mjs');
 
 /** Runs the CLI; resolves with its exit code and everything it printed (stdout, then stderr as it came). */
 export async function runAdmin(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [admin, ...args], {
+  const child = spawn(process.execPath, [adminScript, ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
