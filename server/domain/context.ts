@@ -42,3 +42,15 @@ export interface IdempotencyIntent<T> {
    */
   withhold?: (result: T) => string;
 }
+
+/**
+ * The same for a named unit of work (`commitUnit`), which may run on another thread: the response
+ * is rendered there by the rendering of that name (server/storage/unit.ts), given `context`.
+ */
+export interface NamedIdempotencyIntent {
+  key: string;
+  fingerprint: string;
+  status: number;
+  rendering: string;
+  context: unknown;
+}

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../generated/openapi.js';
+import { crossesThreads } from '../storage/unit.js';
 
 /**
  * The one error type of the service: an HTTP status, a stable code from the contract's
@@ -18,6 +19,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+crossesThreads(ApiError);
 
 export const notFound = (kind: string, id: string) =>
   new ApiError(404, 'resource_not_found', `No ${kind} ${id} exists in this account and mode.`);

@@ -1,4 +1,6 @@
 import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { CallLogRow } from '../storage/rows.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { timeConditions } from './payments.js';
 
@@ -26,3 +28,15 @@ export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, 
   if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
   return deps.store.read(async (tx) => tx.logs.list(caller.accountId, caller.mode, conditions, page));
 }
+
+/**
+ * Writes recorded API calls and, when `purgeBefore` is given, deletes those older than it: the
+ * call log's unit of work (server/http/call-log.ts), named so it rides on SQLite's writer thread.
+ */
+export const recordCalls = defineUnit(
+  'logs.record',
+  async (tx, a: { rows: Array<Omit<CallLogRow, 'seq'>>; purgeBefore: number | null }): Promise<void> => {
+    await tx.logs.insertMany(a.rows);
+    if (a.purgeBefore !== null) await tx.logs.purge(a.purgeBefore);
+  },
+);

@@ -3,12 +3,13 @@ import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { PaymentRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { defineUnit } from '../storage/unit.js';
+import type { Caller, Deps, NamedIdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settlePayment } from './settlement.js';
-import { commit } from './transaction.js';
+import { commitUnit } from './transaction.js';
 
 /** A payment names an existing, active service of its own account and mode. */
 async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): Promise<void> {
@@ -59,6 +60,21 @@ function basePayment(
   };
 }
 
+/** A new payment's row, before the database gives it its `seq`. */
+type NewPaymentRow = Omit<PaymentRow, 'seq' | 'operator_token'>;
+
+/**
+ * Records a payment whose service is an active one of the caller's: the named unit both flows
+ * share, so it runs on SQLite's writer thread (server/storage/unit.ts).
+ */
+export const insertPayment = defineUnit(
+  'payments.insert',
+  async (tx, a: { caller: Caller; row: NewPaymentRow }): Promise<PaymentRow> => {
+    await requireActiveService(tx, a.caller, a.row.service_id);
+    return tx.payments.insert(a.row);
+  },
+);
+
 /**
  * Starts a direct payment: records it `initiated` with the operator reference chosen now, then
  * (after the commit) asks the operator to push the approval to the customer's phone. The
@@ -68,28 +84,32 @@ export async function createDirectPayment(
   deps: Deps,
   caller: Caller,
   input: PaymentCreate,
-  intent?: IdempotencyIntent<PaymentRow>,
+  intent?: NamedIdempotencyIntent,
 ): Promise<PaymentRow> {
-  const payment = await commit(deps, caller, intent, async (tx, now) => {
-    await requireActiveService(tx, caller, input.service_id);
+  const now = deps.clock.now();
+  try {
     routeRequest(deps, caller.mode, input.customer_msisdn, input.payment_method, 'payment_method');
-    const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
-      ...basePayment(caller, now),
-      amount: input.amount,
-      currency: input.currency,
-      flow: 'direct',
-      payment_method: input.payment_method,
-      customer_msisdn: input.customer_msisdn,
-      service_id: input.service_id,
-      reference: input.reference ?? null,
-      return_url: null,
-      checkout_token: null,
-      operator_ref: randomUUID(),
-      next_check_at: now,
-      expires_at: now + deps.config.paymentExpirySeconds * 1000,
-    };
-    return tx.payments.insert(row);
-  });
+  } catch (refusal) {
+    // A missing or inactive service is said first, as when both are wrong.
+    await deps.store.read((tx) => requireActiveService(tx, caller, input.service_id));
+    throw refusal;
+  }
+  const row: NewPaymentRow = {
+    ...basePayment(caller, now),
+    amount: input.amount,
+    currency: input.currency,
+    flow: 'direct',
+    payment_method: input.payment_method,
+    customer_msisdn: input.customer_msisdn,
+    service_id: input.service_id,
+    reference: input.reference ?? null,
+    return_url: null,
+    checkout_token: null,
+    operator_ref: randomUUID(),
+    next_check_at: now,
+    expires_at: now + deps.config.paymentExpirySeconds * 1000,
+  };
+  const payment = await commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
   await askOperatorToCollect(deps, payment);
   return payment;
 }
@@ -119,7 +139,7 @@ export async function initiateHostedPayment(
   deps: Deps,
   caller: Caller,
   input: HostedPaymentCreate,
-  intent?: IdempotencyIntent<PaymentRow>,
+  intent?: NamedIdempotencyIntent,
 ): Promise<PaymentRow> {
   if (input.return_url && caller.mode === 'live' && !input.return_url.startsWith('https://')) {
     throw new ApiError(
@@ -129,25 +149,23 @@ export async function initiateHostedPayment(
       'return_url',
     );
   }
-  return commit(deps, caller, intent, async (tx, now) => {
-    await requireActiveService(tx, caller, input.service_id);
-    const row: Omit<PaymentRow, 'seq' | 'operator_token'> = {
-      ...basePayment(caller, now),
-      amount: input.amount,
-      currency: input.currency,
-      flow: 'hosted',
-      return_url: input.return_url ?? null,
-      payment_method: input.payment_method ?? null,
-      customer_msisdn: input.customer_msisdn ?? null,
-      service_id: input.service_id,
-      reference: input.reference ?? null,
-      checkout_token: `cs_${randomBase62(32)}`,
-      operator_ref: null,
-      next_check_at: null,
-      expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
-    };
-    return tx.payments.insert(row);
-  });
+  const now = deps.clock.now();
+  const row: NewPaymentRow = {
+    ...basePayment(caller, now),
+    amount: input.amount,
+    currency: input.currency,
+    flow: 'hosted',
+    return_url: input.return_url ?? null,
+    payment_method: input.payment_method ?? null,
+    customer_msisdn: input.customer_msisdn ?? null,
+    service_id: input.service_id,
+    reference: input.reference ?? null,
+    checkout_token: `cs_${randomBase62(32)}`,
+    operator_ref: null,
+    next_check_at: null,
+    expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
+  };
+  return commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
 }
 
 export async function getPayment(deps: Deps, caller: Caller, id: string): Promise<PaymentRow> {

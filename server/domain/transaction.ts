@@ -1,5 +1,7 @@
+import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import { crossesThreads, defineUnit, renderingNamed, type Unit, unitNamed } from '../storage/unit.js';
+import type { Caller, Deps, IdempotencyIntent, NamedIdempotencyIntent } from './context.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
@@ -32,6 +34,7 @@ export class IdempotencyRace extends Error {
     this.name = 'IdempotencyRace';
   }
 }
+crossesThreads(IdempotencyRace);
 
 /**
  * Runs `work` as one transaction and, for an idempotent POST, stores its rendered response in
@@ -47,24 +50,81 @@ export async function commit<T>(
   return deps.store.transact(async (tx) => {
     const result = await work(tx, now);
     if (intent) {
-      const saved = await tx.idempotency.save(
-        caller.accountId,
-        caller.mode,
-        intent.key,
-        {
-          fingerprint: intent.fingerprint,
-          status_code: intent.status,
-          body: JSON.stringify(
-            intent.withhold
-              ? ({ secret_withheld: { id: intent.withhold(result) } } satisfies WithheldResponse)
-              : intent.render(result),
-          ),
-          created_at: now,
-        },
-        now - idempotencyWindowMs,
-      );
-      if (!saved) throw new IdempotencyRace(intent.key);
+      const body = intent.withhold
+        ? ({ secret_withheld: { id: intent.withhold(result) } } satisfies WithheldResponse)
+        : intent.render(result);
+      await saveResponse(tx, caller.accountId, caller.mode, intent, body, now);
     }
     return result;
   });
+}
+
+/**
+ * `commit` for a named unit of work (server/storage/unit.ts), which the SQLite store runs on its
+ * writer thread: `args` is plain data, and an idempotent POST's response is rendered there by a
+ * named rendering, inside the same transaction.
+ */
+export async function commitUnit<A, R>(
+  deps: Deps,
+  caller: Caller,
+  intent: NamedIdempotencyIntent | undefined,
+  unit: Unit<A, R>,
+  args: A,
+  now: number,
+): Promise<R> {
+  if (!intent) return deps.store.run(unit, args);
+  const { key, fingerprint, status, rendering, context } = intent;
+  const stored = { key, fingerprint, status, rendering, context };
+  return deps.store.run(idempotentUnit, {
+    unit: unit.name,
+    args,
+    accountId: caller.accountId,
+    mode: caller.mode,
+    intent: stored,
+    now,
+  }) as Promise<R>;
+}
+
+/** A named unit, then its rendered response stored under its Idempotency-Key. */
+const idempotentUnit = defineUnit(
+  'transaction.idempotent',
+  async (
+    tx,
+    a: {
+      unit: string;
+      args: unknown;
+      accountId: string;
+      mode: Mode;
+      intent: NamedIdempotencyIntent;
+      now: number;
+    },
+  ) => {
+    const result = await unitNamed(a.unit).run(tx, a.args);
+    const body = renderingNamed(a.intent.rendering).render(result, a.intent.context);
+    await saveResponse(tx, a.accountId, a.mode, a.intent, body, a.now);
+    return result;
+  },
+);
+
+async function saveResponse(
+  tx: Tx,
+  accountId: string,
+  mode: Mode,
+  intent: { key: string; fingerprint: string; status: number },
+  body: unknown,
+  now: number,
+): Promise<void> {
+  const saved = await tx.idempotency.save(
+    accountId,
+    mode,
+    intent.key,
+    {
+      fingerprint: intent.fingerprint,
+      status_code: intent.status,
+      body: JSON.stringify(body),
+      created_at: now,
+    },
+    now - idempotencyWindowMs,
+  );
+  if (!saved) throw new IdempotencyRace(intent.key);
 }

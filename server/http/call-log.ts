@@ -2,8 +2,9 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import { newId } from '../domain/ids.js';
+import { recordCalls } from '../domain/logs.js';
 import type { CallLogRow } from '../storage/rows.js';
-import type { Store, Tx } from '../storage/store.js';
+import type { Store } from '../storage/store.js';
 import { apiPrefix, rawPath } from './routing.js';
 
 export interface CallLog {
@@ -16,7 +17,7 @@ export interface CallLog {
 /**
  * Records every API call after its response is sent, so the request path only pushes to an
  * array. The rows are written by one unit of work that rides with the store's next batch of
- * writes (`Store.transactSoon`): under write load each group commit carries the few rows that
+ * writes (`Store.runSoon`): under write load each group commit carries the few rows that
  * came since the last, instead of a large batch now and then holding up every request queued
  * with it (docs/benchmarks.md measured that as the POST p99 tail); with no writes coming, they
  * are written after `flushMs`. Only metadata is kept: never keys, secrets or bodies.
@@ -49,27 +50,23 @@ export function createCallLog(options: {
   const write = async (soon: boolean) => {
     if (soon) riding = false;
     if (buffer.length === 0) return;
-    // Taken when the unit runs, not when it was queued: a rider carries every row recorded
-    // until its batch. The work may run again (a PostgreSQL serialization retry) with the same
-    // rows; it only says when it purged, and the time of the last purge is remembered once it
-    // committed.
-    let rows: Array<Omit<CallLogRow, 'seq'>> | undefined;
-    const work = async (tx: Tx) => {
-      if (!rows) {
-        rows = buffer;
-        buffer = [];
-      }
-      await tx.logs.insertMany(rows);
+    // Taken when the unit boards its batch, not when it was queued: a rider carries every row
+    // recorded until then. A PostgreSQL serialization retry runs it again with the same rows.
+    let rows: Array<Omit<CallLogRow, 'seq'>> = [];
+    let purgeAt: number | undefined;
+    const args = () => {
+      rows = buffer;
+      buffer = [];
       const now = clock.now();
-      if (now - lastPurge <= 3_600_000) return undefined;
-      await tx.logs.purge(now - options.retentionDays * 86_400_000);
-      return now;
+      purgeAt = now - lastPurge > 3_600_000 ? now : undefined;
+      const purgeBefore = purgeAt === undefined ? null : purgeAt - options.retentionDays * 86_400_000;
+      return { rows, purgeBefore };
     };
     try {
-      const purgedAt = await (soon ? store.transactSoon(work, flushMs) : store.transact(work));
-      if (purgedAt !== undefined) lastPurge = purgedAt;
+      await (soon ? store.runSoon(recordCalls, args, flushMs) : store.run(recordCalls, args()));
+      if (purgeAt !== undefined) lastPurge = purgeAt;
     } catch (err) {
-      logger.error({ err, dropped: rows?.length ?? 0 }, 'could not write call logs');
+      logger.error({ err, dropped: rows.length }, 'could not write call logs');
     }
   };
 

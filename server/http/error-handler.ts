@@ -10,7 +10,8 @@ import { restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
-const unavailableSqliteCodes = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
+const unavailableSqliteCodes =
+  /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS|WRITER_THREAD_ENDED)/;
 
 /**
  * PostgreSQL out of reach or refusing work, with the transaction rolled back: connection

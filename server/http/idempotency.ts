@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Caller, Deps, IdempotencyIntent } from '../domain/context.js';
+import type { Caller, Deps, IdempotencyIntent, NamedIdempotencyIntent } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { idempotencyWindowMs, type WithheldResponse } from '../domain/transaction.js';
+import type { Rendering } from '../storage/unit.js';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonicalJson(value: unknown): string {
@@ -92,4 +93,16 @@ export function idempotencyIntent<T>(
   const intent = req.context.idempotency;
   if (!intent) return undefined;
   return withhold ? { ...intent, status, render, withhold } : { ...intent, status, render };
+}
+
+/** The same for a named unit of work: its response rendered by `rendering`, given `context`. */
+export function namedIdempotencyIntent<T, C>(
+  req: Request,
+  status: number,
+  rendering: Rendering<T, C>,
+  context: C,
+): NamedIdempotencyIntent | undefined {
+  const intent = req.context.idempotency;
+  if (!intent) return undefined;
+  return { key: intent.key, fingerprint: intent.fingerprint, status, rendering: rendering.name, context };
 }

@@ -2,11 +2,12 @@ import type { RequestHandler } from 'express';
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payments from '../domain/payments.js';
-import { sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendSuccess } from '../http/envelope.js';
+import { namedIdempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
+import { paymentResponse } from '../http/renderings.js';
 import { toPage, toPayment } from '../http/representations.js';
-import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
+import type { ListedPaymentRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
 export function paymentRoutes(deps: Deps, router: OperationRouter): void {
@@ -16,7 +17,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
       deps,
       callerOf(req),
       req.body as PaymentCreate,
-      idempotencyIntent(req, 202, (row: PaymentRow) => success(render(row))),
+      namedIdempotencyIntent(req, 202, paymentResponse, deps.config.publicUrl),
     );
     sendSuccess(res, 202, render(payment));
   };
@@ -29,7 +30,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
       deps,
       callerOf(req),
       req.body as HostedPaymentCreate,
-      idempotencyIntent(req, 202, (row: PaymentRow) => success(render(row))),
+      namedIdempotencyIntent(req, 202, paymentResponse, deps.config.publicUrl),
     );
     sendSuccess(res, 202, render(payment));
   });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { openPostgresStore } from './postgres/store.js';
-import { createSecretBox, resolveSecretsKey, type SecretBox } from './secret-box.js';
+import { createSecretBox, resolveSecretsKey } from './secret-box.js';
 import { startCheckpointer } from './sqlite/checkpointer.js';
 import { openDatabase, openReadConnection } from './sqlite/database.js';
 import { SqliteStore } from './sqlite/store.js';
@@ -37,27 +37,31 @@ export async function openStore(
       box: createSecretBox(key),
     });
   }
-  const box = createSecretBox(resolveSecretsKey(config.secretsEncryptionKey, config.databasePath));
-  const store = openSqliteStore(config.databasePath, box, options.server?.logger);
+  const key = resolveSecretsKey(config.secretsEncryptionKey, config.databasePath);
+  const store = openSqliteStore(config.databasePath, key, options.server?.logger);
   await cleanOldSecrets(store);
   return store;
 }
 
 /**
  * The SQLite engine: the writer migrates the file before the readers open it. A server (given a
- * logger) checkpoints on a thread of its own; a command-line run is too short to need it.
+ * logger) checkpoints on a thread of its own and runs its named units of work on a writer
+ * thread; a command-line run is too short to need either.
  */
-function openSqliteStore(path: string, box: SecretBox, logger: Logger | undefined): Store {
+function openSqliteStore(path: string, key: Buffer, logger: Logger | undefined): Store {
   const db = openDatabase(path);
-  const checkpointer = logger
-    ? startCheckpointer(path, (failure) =>
-        logger.warn(
-          { code: failure.code, err: { message: failure.message } },
-          'background WAL checkpoint failed',
-        ),
-      )
-    : undefined;
-  return new SqliteStore(db, () => openReadConnection(path), box, checkpointer);
+  const box = createSecretBox(key);
+  if (!logger) return new SqliteStore(db, () => openReadConnection(path), box);
+  const checkpointer = startCheckpointer(path, (failure) =>
+    logger.warn(
+      { code: failure.code, err: { message: failure.message } },
+      'background WAL checkpoint failed',
+    ),
+  );
+  return new SqliteStore(db, () => openReadConnection(path), box, {
+    checkpointer,
+    writer: { path, secretsKey: new Uint8Array(key) },
+  });
 }
 
 /** Seals what an older version left in clear; looked for with a read first, so an up-to-date database is not written to at start-up. */

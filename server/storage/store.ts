@@ -1,4 +1,5 @@
 import type { Tx } from './repositories/index.js';
+import type { Unit } from './unit.js';
 
 export type { Tx };
 
@@ -45,13 +46,21 @@ export interface Store {
   /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * Runs work as one transaction that need not be durable at once: bookkeeping written after
-   * the answer was sent (the call log). On SQLite it joins the next batch of units, after them,
-   * so it pays no disk sync of its own and never holds a batch back by more than its own
-   * statements; when no batch comes, one starts after `maxDelayMs`. On PostgreSQL it runs after
-   * `maxDelayMs`. Resolves after its commit, like `transact`.
+   * Runs a named unit of work (server/storage/unit.ts) as one transaction, like `transact`, in
+   * queue order with the closures given to `transact`. SQLite runs it on its writer thread,
+   * where the statements and the disk sync do not stop the event loop; `args` and the result
+   * are copied there and back. PostgreSQL runs it in place.
    */
-  transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T>;
+  run<A, R>(unit: Unit<A, R>, args: A): Promise<R>;
+  /**
+   * Runs a named unit as one transaction that need not be durable at once: bookkeeping written
+   * after the answer was sent (the call log). On SQLite it joins the next batch of units, after
+   * them, so it pays no disk sync of its own and never holds a batch back by more than its own
+   * statements; when no batch comes, one starts after `maxDelayMs`. Its `args` are taken when it
+   * boards that batch, so they can carry what was recorded until then. On PostgreSQL it runs
+   * after `maxDelayMs`. Resolves after its commit, like `run`.
+   */
+  runSoon<A, R>(unit: Unit<A, R>, args: () => A, maxDelayMs: number): Promise<R>;
   /** Read-only work on one consistent snapshot of committed data. */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Checks the database answers (health check). */

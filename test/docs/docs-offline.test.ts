@@ -67,11 +67,13 @@ async function headingsOfEveryPage(page: Page, summaries: string[]): Promise<Set
       }
       for (const text of texts()) headings.add(text.split('\n')[0]?.trim() ?? '');
       // A tag (a one-segment address: /payments) lists its operations once opened, a moment
-      // later: the next entry is looked for once they are listed (up to 3 s), or a slow tag's
-      // operations would be passed over, and closed by the next tag's click, unvisited.
+      // later: the next entry is looked for once they are listed (up to 10 s, as an operation's
+      // heading: 3 s once passed the payments tag's operations over when the whole suite ran
+      // beside the fault tests), or a slow tag's operations would be closed by the next tag's
+      // click, unvisited.
       if (/^\/[^/]+$/.test(href)) {
         const opened = () => entries().some((link) => !listed.has(link.getAttribute('href')));
-        for (let tries = 0; tries < 120 && !opened(); tries++) await pause(25);
+        for (let tries = 0; tries < 400 && !opened(); tries++) await pause(25);
       }
     }
     entries()[0]?.click(); // back to the overview

@@ -1,7 +1,8 @@
 /**
- * The SQLite store's two ways of keeping bookkeeping off the request path: units that ride with
- * the next group commit (`transactSoon`, what the call log writes with), and the thread that
- * copies the WAL back into the database file so the event loop does not (the checkpointer);
+ * The SQLite store's ways of keeping work off the request path: the writer thread that runs named
+ * units of work (server/storage/unit.ts) while the event loop goes on; units that ride with the
+ * next group commit (`runSoon`, what the call log writes with); and the thread that copies the
+ * WAL back into the database file so the event loop does not (the checkpointer);
  * `checkpoint()`, which must leave the WAL empty even while that thread or a reader is busy; and
  * reads, which run side by side on connections of their own.
  */
@@ -12,7 +13,10 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/domain/accounts.js';
+import { ApiError } from '../../server/domain/errors.js';
 import { newId } from '../../server/domain/ids.js';
+import { recordCalls } from '../../server/domain/logs.js';
+import { insertPayment } from '../../server/domain/payments.js';
 import { openStore } from '../../server/storage/open-store.js';
 import type { CallLogRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
@@ -64,46 +68,138 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'
   ]);
 }
 
-describe('transactSoon (SQLite)', () => {
+describe.each([
+  ['on the writer thread', true],
+  ['in place (a command-line store)', false],
+])('runSoon, named units %s (SQLite)', (_, server) => {
   it('commits with the next batch of writes instead of waiting for its delay', async () => {
-    const { store, path } = await openAt(false);
-    const soon = store.transactSoon(async (tx) => {
-      await tx.logs.insertMany([logRow(1)]);
-      return 'rode';
-    }, 60_000);
-    await store.transact((tx) => tx.logs.insertMany([logRow(2)]));
-    expect(await within(soon, 5_000)).toBe('rode');
+    const { store, path } = await openAt(server);
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)], purgeBefore: null }), 60_000);
+    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    expect(await within(soon, 5_000)).toBeUndefined();
     expect(logCount(path)).toBe(2);
     await store.close();
   });
 
+  it('takes its arguments when it boards the batch, not when it was queued', async () => {
+    const { store, path } = await openAt(server);
+    const rows = [logRow(1)];
+    const soon = store.runSoon(recordCalls, () => ({ rows, purgeBefore: null }), 30);
+    rows.push(logRow(2), logRow(3));
+    await within(soon, 5_000);
+    expect(logCount(path)).toBe(3);
+    await store.close();
+  });
+
   it('with no write coming, commits once its delay is over', async () => {
-    const { store, path } = await openAt(false);
-    const soon = store.transactSoon((tx) => tx.logs.insertMany([logRow(1)]), 30);
+    const { store, path } = await openAt(server);
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)], purgeBefore: null }), 30);
     await expect(within(soon, 5_000)).resolves.toBeUndefined();
     expect(logCount(path)).toBe(1);
     await store.close();
   });
 
   it('a unit that throws rolls back alone: the batch it rode with commits', async () => {
-    const { store, path } = await openAt(false);
-    const soon = store.transactSoon(async (tx) => {
-      await tx.logs.insertMany([logRow(1)]);
-      throw new Error('the rider failed');
-    }, 60_000);
+    const { store, path } = await openAt(server);
+    const twice = logRow(1);
+    const soon = store.runSoon(
+      recordCalls,
+      () => ({ rows: [logRow(3), twice, twice], purgeBefore: null }),
+      60_000,
+    );
     soon.catch(() => undefined);
-    await store.transact((tx) => tx.logs.insertMany([logRow(2)]));
-    await expect(soon).rejects.toThrow('the rider failed');
+    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    await expect(soon).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
     expect(logCount(path)).toBe(1);
     await store.close();
   });
 
   it('close() writes the units still waiting for a batch', async () => {
-    const { store, path } = await openAt(false);
-    const soon = store.transactSoon((tx) => tx.logs.insertMany([logRow(1), logRow(2), logRow(3)]), 60_000);
+    const { store, path } = await openAt(server);
+    const soon = store.runSoon(
+      recordCalls,
+      () => ({ rows: [logRow(1), logRow(2), logRow(3)], purgeBefore: null }),
+      60_000,
+    );
     await store.close();
     await expect(within(soon, 1_000)).resolves.toBeUndefined();
     expect(logCount(path)).toBe(3);
+  });
+
+  it('named units and closures commit in the order they were queued', async () => {
+    const { store, path } = await openAt(server);
+    const queued = [
+      store.transact((tx) => tx.logs.insertMany([logRow(1)])),
+      store.run(recordCalls, { rows: [logRow(2), logRow(3)], purgeBefore: null }),
+      store.transact((tx) => tx.logs.insertMany([logRow(4)])),
+      store.run(recordCalls, { rows: [logRow(5)], purgeBefore: null }),
+    ];
+    await Promise.all(queued);
+    const db = new Database(path, { readonly: true });
+    const order = db.prepare('SELECT request_id FROM call_logs ORDER BY seq').pluck().all();
+    db.close();
+    expect(order).toEqual(['req_1', 'req_2', 'req_3', 'req_4', 'req_5']);
+    await store.close();
+  });
+
+  it("a unit's ApiError reaches the caller as an ApiError, with its status and code", async () => {
+    const { store } = await openAt(server);
+    const account = await createAccount(store, { name: 'Shop' }, Date.now());
+    const caller = {
+      accountId: account.accountId,
+      mode: 'test' as const,
+      keyId: 'key_x',
+      walletId: 'wal_x',
+      defaultCurrency: 'XAF',
+    };
+    const row = { service_id: 'svc_missing' } as Parameters<typeof insertPayment.run>[1]['row'];
+    const refused = await store.run(insertPayment, { caller, row }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 422, code: 'service_not_found', param: 'service_id' });
+    await store.close();
+  });
+});
+
+describe('the writer thread', () => {
+  it("waits for another connection's write lock while the event loop goes on", async () => {
+    const { store, path } = await openAt(true);
+    await store.run(recordCalls, { rows: [logRow(1)], purgeBefore: null });
+    const other = new Database(path);
+    other.prepare('BEGIN IMMEDIATE').run();
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    const written = store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    // In place, the store's BEGIN would wait in SQLite's busy handler on this thread: no tick
+    // would come, and the lock below would never be let go before busy_timeout (5 s).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ticksWhileLocked = ticks;
+    other.prepare('COMMIT').run();
+    other.close();
+    await expect(within(written, 5_000)).resolves.toBeUndefined();
+    clearInterval(ticking);
+    expect(ticksWhileLocked).toBeGreaterThan(10);
+    expect(logCount(path)).toBe(2);
+    await store.close();
+  });
+
+  it('arguments that cannot be copied fail their batch alone; the next batch commits', async () => {
+    const { store, path } = await openAt(true);
+    const uncopyable = { rows: [logRow(1)], purgeBefore: null, extra: () => 1 };
+    await expect(store.run(recordCalls, uncopyable)).rejects.toThrow(/could not be cloned/);
+    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    expect(logCount(path)).toBe(1);
+    await store.close();
+  });
+
+  it('a unit no module defined is refused by name, and the store goes on', async () => {
+    const { store, path } = await openAt(true);
+    const unknown = { name: 'nobody.defined', run: recordCalls.run };
+    await expect(store.run(unknown, { rows: [logRow(1)], purgeBefore: null })).rejects.toThrow(
+      /no unit of work named nobody.defined/,
+    );
+    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    expect(logCount(path)).toBe(1);
+    await store.close();
   });
 });
 

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SharedCounters, Store, Tx } from '../store.js';
+import type { Unit } from '../unit.js';
 import { checkout } from './checkout.js';
 import { postgresConnection } from './connection.js';
 import { postgresCounters } from './counters.js';
@@ -77,10 +78,15 @@ export class PostgresStore implements Store {
     return value;
   }
 
+  /** A named unit runs in place, as a closure would. */
+  run<A, R>(unit: Unit<A, R>, args: A): Promise<R> {
+    return this.transact((tx) => unit.run(tx, args));
+  }
+
   /** There is no batch to join: every unit commits on its own connection. */
-  async transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T> {
+  async runSoon<A, R>(unit: Unit<A, R>, args: () => A, maxDelayMs: number): Promise<R> {
     await sleep(maxDelayMs);
-    return this.transact(work);
+    return this.run(unit, args());
   }
 
   /** Runs read-only `work` on one snapshot of committed data (REPEATABLE READ, READ ONLY). */

@@ -18,6 +18,16 @@ const migrationsDir = join(projectRoot, 'server/storage/sqlite/migrations/');
  * const db = openDatabase('./data/payments.db');
  */
 export function openDatabase(path: string): Db {
+  const db = openWriteConnection(path);
+  migrate(db);
+  return db;
+}
+
+/**
+ * Opens another write connection to a file `openDatabase` has opened (and migrated), with the
+ * same settings: the writer thread's (writer-thread.ts).
+ */
+export function openWriteConnection(path: string): Db {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -26,7 +36,6 @@ export function openDatabase(path: string): Db {
   // Deleted and overwritten content is zeroed, not left in free pages where a copy of the file
   // would still show it (docs/decisions/0007-secrets-at-rest.md).
   db.pragma('secure_delete = ON');
-  migrate(db);
   return db;
 }
 

@@ -3,15 +3,20 @@ import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { Store, Tx } from '../store.js';
+import { errorFromData, type Unit } from '../unit.js';
 import type { Checkpointer } from './checkpointer.js';
 import { sqliteConnection } from './connection.js';
 import type { Db } from './database.js';
+import { type WriterOptions, WriterThread } from './writer.js';
 
-interface QueuedWork {
-  work: (tx: Tx) => Promise<unknown>;
+/** A closure run on this thread's writer connection, or a named unit sent to the writer thread. */
+type QueuedWork = (
+  | { work: (tx: Tx) => Promise<unknown>; unit?: undefined; args?: undefined }
+  | { unit: Unit<unknown, unknown>; args: () => unknown; work?: undefined }
+) & {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-}
+};
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -41,6 +46,15 @@ const idleReadersKept = 2;
  * already settled, so the batch holds the write lock about as briefly as synchronous work did.
  * Units queued while a batch runs wait for the next one.
  *
+ * Named units of work (`run`, `runSoon`; server/storage/unit.ts) go to a writer thread when the
+ * store has one (a server's, `writer`): a connection of its own on that thread runs them, a
+ * batch at a time in one transaction as above, commits and syncs, while the event loop goes on
+ * serving requests (writer-thread.ts). Closures (`transact`) run on this thread's connection.
+ * Both kinds share one queue: a batch runs its consecutive named units on the thread and its
+ * closures here, one part after the other, so every unit still runs and commits in queue order
+ * and the two connections never wait for each other's lock. Without a writer thread (the admin
+ * CLI) named units run here too.
+ *
  * Since a unit yields between its statements, a read on the writer's connection could see a
  * batch's uncommitted writes: reads have read-only connections of their own, on which WAL shows
  * the last commit. Each read runs in its own deferred transaction (one snapshot) on a connection
@@ -68,22 +82,30 @@ export class SqliteStore implements Store {
     Statement
   >;
   #queue: QueuedWork[] = [];
-  /** Units that ride with the next batch (`transactSoon`), and the timer that starts one for them. */
+  /** Units that ride with the next batch (`runSoon`), and the timer that starts one for them. */
   #riders: QueuedWork[] = [];
   #ridersDue: NodeJS.Timeout | undefined;
   #flushScheduled = false;
   /** The batch running now, if any. */
   #flushing: Promise<void> | undefined;
   readonly #checkpointer: Checkpointer | undefined;
+  readonly #writer: WriterThread | undefined;
 
   /**
    * @param db the writer's connection, on a migrated file (`openDatabase`)
    * @param openReader opens a read-only connection to the same file (`openReadConnection`),
    *   once at first and again whenever reads overlap
    * @param checkpointer copies the WAL into the file off the event loop; told of every commit
+   * @param writer the writer thread's connection to the same file, which runs the named units
    */
-  constructor(db: Db, openReader: () => Db, box: SecretBox, checkpointer?: Checkpointer) {
-    this.#checkpointer = checkpointer;
+  constructor(
+    db: Db,
+    openReader: () => Db,
+    box: SecretBox,
+    options: { checkpointer?: Checkpointer | undefined; writer?: WriterOptions | undefined } = {},
+  ) {
+    this.#checkpointer = options.checkpointer;
+    this.#writer = options.writer && new WriterThread(options.writer);
     this.#db = db;
     this.#box = box;
     this.#openReader = openReader;
@@ -110,15 +132,34 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** Runs a named unit as one unit of the queue: on the writer thread when there is one. */
+  run<A, R>(unit: Unit<A, R>, args: A): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push(this.#queued(unit, () => args, resolve, reject));
+      this.#scheduleFlush();
+    });
+  }
+
   /**
-   * Runs `work` as a unit of the next batch, after that batch's other units; when none starts
-   * within `maxDelayMs`, a batch starts for it.
+   * Runs a named unit in the next batch, after that batch's other units, with the `args` of that
+   * moment; when no batch starts within `maxDelayMs`, a batch starts for it.
    */
-  transactSoon<T>(work: (tx: Tx) => Promise<T>, maxDelayMs: number): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#riders.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  runSoon<A, R>(unit: Unit<A, R>, args: () => A, maxDelayMs: number): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#riders.push(this.#queued(unit, args, resolve, reject));
       this.#ridersDue ??= setTimeout(() => this.#boardRiders(true), maxDelayMs);
     });
+  }
+
+  #queued<A, R>(
+    unit: Unit<A, R>,
+    args: () => A,
+    resolve: (value: R) => void,
+    reject: (error: unknown) => void,
+  ): QueuedWork {
+    const settle = { resolve: resolve as (value: unknown) => void, reject };
+    if (this.#writer) return { unit: unit as Unit<unknown, unknown>, args, ...settle };
+    return { work: (tx) => unit.run(tx, args()), ...settle };
   }
 
   /** Puts the riders at the end of the queue; `andFlush` when no batch is about to take it. */
@@ -143,10 +184,52 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Runs what is queued now: its consecutive named units on the writer thread, its closures
+   * here, one part after the other in queue order.
+   */
   async #flush(): Promise<void> {
     this.#boardRiders(false);
     const batch = this.#queue;
     this.#queue = [];
+    for (let start = 0; start < batch.length; ) {
+      const onThread = (batch[start] as QueuedWork).unit !== undefined;
+      let end = start + 1;
+      while (end < batch.length && ((batch[end] as QueuedWork).unit !== undefined) === onThread) end += 1;
+      const part = batch.slice(start, end);
+      await (onThread ? this.#runOnThread(part) : this.#runHere(part));
+      start = end;
+    }
+  }
+
+  /** Named units, as one transaction of the writer thread. */
+  async #runOnThread(batch: QueuedWork[]): Promise<void> {
+    const writer = this.#writer as WriterThread;
+    let reply: Awaited<ReturnType<WriterThread['send']>>;
+    try {
+      reply = await writer.send(
+        batch.map(({ unit, args }) => ({ name: (unit as Unit<unknown, unknown>).name, args: args?.() })),
+      );
+    } catch (error) {
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    if ('failed' in reply) {
+      const error = errorFromData(reply.failed);
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    if (!('outcomes' in reply)) return;
+    this.#checkpointer?.committed();
+    reply.outcomes.forEach((outcome, i) => {
+      const unit = batch[i] as QueuedWork;
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(errorFromData(outcome.error));
+    });
+  }
+
+  /** Closures, as one transaction of this thread's connection. */
+  async #runHere(batch: QueuedWork[]): Promise<void> {
     const { begin, savepoint, release, rollbackTo, commit, rollback } = this.#statements;
     const outcomes: Outcome[] = [];
     try {
@@ -154,7 +237,7 @@ export class SqliteStore implements Store {
       for (const unit of batch) {
         savepoint.run();
         try {
-          const value = await unit.work(this.#tx);
+          const value = await (unit.work as (tx: Tx) => Promise<unknown>)(this.#tx);
           release.run();
           outcomes.push({ ok: true, value });
         } catch (error) {
@@ -272,6 +355,7 @@ export class SqliteStore implements Store {
   /** Closes the connections once the work queued so far is answered. */
   async close(): Promise<void> {
     await this.#idle();
+    await this.#writer?.stop();
     await this.#checkpointer?.stop();
     for (const reader of this.#idleReaders.splice(0)) reader.db.close();
     this.#db.close();

@@ -1,0 +1,9 @@
+/**
+ * Every module that defines a named unit of work or a rendering (server/storage/unit.ts). The
+ * SQLite writer thread imports this file and so knows each of them by name; a module that
+ * defines one and is not listed here makes the thread refuse that unit ("no unit of work named").
+ */
+import './domain/logs.js';
+import './domain/payments.js';
+import './domain/transaction.js';
+import './http/renderings.js';
