@@ -3,6 +3,7 @@
  * SQLite writer thread imports this file and so knows each of them by name; a module that
  * defines one and is not listed here makes the thread refuse that unit ("no unit of work named").
  */
+import './domain/lists.js';
 import './domain/logs.js';
 import './domain/payments.js';
 import './domain/transaction.js';

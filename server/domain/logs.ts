@@ -2,6 +2,7 @@ import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { CallLogRow } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
+import { pageOfList } from './lists.js';
 import { timeConditions } from './payments.js';
 
 export interface LogFilters {
@@ -26,7 +27,7 @@ export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, 
   }
   if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
   if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
-  return deps.store.read(async (tx) => tx.logs.list(caller.accountId, caller.mode, conditions, page));
+  return pageOfList(deps, caller, 'logs', conditions, page);
 }
 
 /**

@@ -7,6 +7,7 @@ import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps, NamedIdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
+import { pageOfList } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settlePayment } from './settlement.js';
 import { commitUnit } from './transaction.js';
@@ -197,7 +198,7 @@ export async function listPayments(deps: Deps, caller: Caller, filters: PaymentF
   if (filters.status) conditions.push(['status = ?', filters.status]);
   if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
   if (filters.flow) conditions.push(['flow = ?', filters.flow]);
-  return deps.store.read(async (tx) => tx.payments.list(caller.accountId, caller.mode, conditions, page));
+  return pageOfList(deps, caller, 'payments', conditions, page);
 }
 
 /** What the hosted checkout page needs to show, found by the link's token. */

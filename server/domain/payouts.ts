@@ -9,6 +9,7 @@ import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
+import { pageOfList } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settlePayout } from './settlement.js';
@@ -348,5 +349,5 @@ export async function listPayouts(deps: Deps, caller: Caller, filters: PayoutFil
   if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
   if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
   if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
-  return deps.store.read(async (tx) => tx.payouts.list(caller.accountId, caller.mode, conditions, page));
+  return pageOfList(deps, caller, 'payouts', conditions, page);
 }

@@ -4,6 +4,7 @@ import type { ServiceRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId } from './ids.js';
+import { pageOfList } from './lists.js';
 import { commit } from './transaction.js';
 
 export async function createService(
@@ -42,7 +43,7 @@ export async function listServices(
   page: PageRequest,
 ) {
   const conditions: Condition[] = [filters.status ? ['status = ?', filters.status] : ["status <> 'deleted'"]];
-  return deps.store.read(async (tx) => tx.services.list(caller.accountId, caller.mode, conditions, page));
+  return pageOfList(deps, caller, 'services', conditions, page);
 }
 
 /** Changes the given fields; a deleted service can no longer change. */

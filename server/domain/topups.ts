@@ -5,6 +5,7 @@ import type { TopupRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
+import { pageOfList } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settleTopup } from './settlement.js';
@@ -72,5 +73,5 @@ export async function listTopups(
 ) {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
-  return deps.store.read(async (tx) => tx.topups.list(caller.accountId, caller.mode, conditions, page));
+  return pageOfList(deps, caller, 'topups', conditions, page);
 }

@@ -46,7 +46,7 @@ export async function openStore(
 /**
  * The SQLite engine: the writer migrates the file before the readers open it. A server (given a
  * logger) checkpoints on a thread of its own and runs its named units of work on a writer
- * thread; a command-line run is too short to need either.
+ * thread and its named reads on a reader thread; a command-line run is too short to need them.
  */
 function openSqliteStore(path: string, key: Buffer, logger: Logger | undefined): Store {
   const db = openDatabase(path);
@@ -60,7 +60,7 @@ function openSqliteStore(path: string, key: Buffer, logger: Logger | undefined):
   );
   return new SqliteStore(db, () => openReadConnection(path), box, {
     checkpointer,
-    writer: { path, secretsKey: new Uint8Array(key) },
+    threads: { path, secretsKey: new Uint8Array(key) },
   });
 }
 

@@ -61,6 +61,12 @@ export interface Store {
    * after `maxDelayMs`. Resolves after its commit, like `run`.
    */
   runSoon<A, R>(unit: Unit<A, R>, args: () => A, maxDelayMs: number): Promise<R>;
+  /**
+   * Runs a named unit read-only on one consistent snapshot of committed data, like `read`.
+   * SQLite runs it on its reader thread, where the statements and the rows it reads cost the
+   * event loop nothing but the copy of the result; PostgreSQL runs it in place.
+   */
+  view<A, R>(unit: Unit<A, R>, args: A): Promise<R>;
   /** Read-only work on one consistent snapshot of committed data. */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Checks the database answers (health check). */

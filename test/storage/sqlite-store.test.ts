@@ -15,10 +15,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/domain/accounts.js';
 import { ApiError } from '../../server/domain/errors.js';
 import { newId } from '../../server/domain/ids.js';
+import { accountPage } from '../../server/domain/lists.js';
 import { recordCalls } from '../../server/domain/logs.js';
 import { insertPayment } from '../../server/domain/payments.js';
 import { openStore } from '../../server/storage/open-store.js';
-import type { CallLogRow } from '../../server/storage/rows.js';
+import type { Condition } from '../../server/storage/pagination.js';
+import type { CallLogRow, PaymentRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
 import type { Store } from '../../server/storage/store.js';
 
@@ -157,6 +159,112 @@ describe.each([
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 422, code: 'service_not_found', param: 'service_id' });
     await store.close();
+  });
+});
+
+describe.each([
+  ['on the reader thread', true],
+  ['in place (a command-line store)', false],
+])('view, named reads %s (SQLite)', (_, server) => {
+  async function withPayments(n: number) {
+    const opened = await openAt(server);
+    const account = await createAccount(opened.store, { name: 'Shop' }, Date.now());
+    const db = new Database(opened.path);
+    const wallet = db
+      .prepare("SELECT id FROM wallets WHERE account_id = ? AND mode = 'test'")
+      .pluck()
+      .get(account.accountId);
+    const service = newId('svc');
+    db.prepare(
+      "INSERT INTO services (id, account_id, mode, name, type, status, created_at, updated_at) VALUES (?, ?, 'test', 'Shop', 'other', 'active', 0, 0)",
+    ).run(service, account.accountId);
+    db.close();
+    const caller = {
+      accountId: account.accountId,
+      mode: 'test' as const,
+      keyId: 'key_x',
+      walletId: String(wallet),
+      defaultCurrency: 'XAF',
+    };
+    for (let i = 0; i < n; i += 1) {
+      await opened.store.run(insertPayment, {
+        caller,
+        row: {
+          id: newId('pay'),
+          account_id: account.accountId,
+          mode: 'test',
+          status: 'initiated',
+          failure_code: null,
+          refunded_amount: 0,
+          created_at: i,
+          updated_at: i,
+          completed_at: null,
+          amount: 100 + i,
+          currency: 'XAF',
+          flow: 'hosted',
+          payment_method: null,
+          customer_msisdn: null,
+          service_id: service,
+          reference: null,
+          return_url: null,
+          checkout_token: `cs_${newId('cs')}`,
+          operator_ref: null,
+          next_check_at: null,
+          expires_at: i + 1000,
+        },
+      });
+    }
+    return { ...opened, accountId: account.accountId };
+  }
+
+  it('reads a page of what was committed, newest first, and pages on with its cursor', async () => {
+    const { store, accountId } = await withPayments(5);
+    const args = {
+      list: 'payments' as const,
+      accountId,
+      mode: 'test' as const,
+      conditions: [] as Condition[],
+      page: { limit: 3 },
+    };
+    const first = await store.view(accountPage, args);
+    expect(first.items.map((p) => (p as PaymentRow).amount)).toEqual([104, 103, 102]);
+    expect(first.has_more).toBe(true);
+    const second = await store.view(accountPage, {
+      ...args,
+      page: { limit: 3, cursor: first.next_cursor ?? '' },
+    });
+    expect(second.items.map((p) => (p as PaymentRow).amount)).toEqual([101, 100]);
+    expect(second.has_more).toBe(false);
+    await store.close();
+  });
+
+  it("a read's ApiError (a cursor this API never returned) reaches the caller as an ApiError", async () => {
+    const { store, accountId } = await withPayments(1);
+    const refused = await store
+      .view(accountPage, {
+        list: 'payments',
+        accountId,
+        mode: 'test',
+        conditions: [],
+        page: { limit: 3, cursor: 'bm9wZQ' },
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'cursor' });
+    await store.close();
+  });
+
+  it('close() waits for a read still running', async () => {
+    const { store, accountId } = await withPayments(2);
+    const reading = store.view(accountPage, {
+      list: 'payments',
+      accountId,
+      mode: 'test',
+      conditions: [],
+      page: { limit: 10 },
+    });
+    await store.close();
+    expect((await reading).items).toHaveLength(2);
   });
 });
 

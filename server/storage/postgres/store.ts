@@ -89,6 +89,11 @@ export class PostgresStore implements Store {
     return this.run(unit, args());
   }
 
+  /** A named read runs in place, as a closure would. */
+  view<A, R>(unit: Unit<A, R>, args: A): Promise<R> {
+    return this.read((tx) => unit.run(tx, args));
+  }
+
   /** Runs read-only `work` on one snapshot of committed data (REPEATABLE READ, READ ONLY). */
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return readOnlyTransaction(this.#pool, (client) => work(this.#tx(client)));

@@ -3,11 +3,13 @@ import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { Store, Tx } from '../store.js';
-import { errorFromData, type Unit } from '../unit.js';
+import { type ErrorData, errorFromData, type Unit } from '../unit.js';
 import type { Checkpointer } from './checkpointer.js';
 import { sqliteConnection } from './connection.js';
 import type { Db } from './database.js';
-import { type WriterOptions, WriterThread } from './writer.js';
+import { type GroupCommit, groupCommit, type Outcome, runGroup } from './group-commit.js';
+import { SqliteThread, type ThreadOptions } from './thread.js';
+import type { ThreadReply } from './thread-program.js';
 
 /** A closure run on this thread's writer connection, or a named unit sent to the writer thread. */
 type QueuedWork = (
@@ -17,8 +19,6 @@ type QueuedWork = (
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** A read-only connection of the pool, with its repositories and statements. */
 interface Reader {
@@ -77,10 +77,7 @@ export class SqliteStore implements Store {
   #readsRunning = 0;
   #readsEnded: Array<() => void> = [];
   readonly #tx: Tx;
-  readonly #statements: Record<
-    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
-    Statement
-  >;
+  readonly #group: GroupCommit;
   #queue: QueuedWork[] = [];
   /** Units that ride with the next batch (`runSoon`), and the timer that starts one for them. */
   #riders: QueuedWork[] = [];
@@ -89,36 +86,32 @@ export class SqliteStore implements Store {
   /** The batch running now, if any. */
   #flushing: Promise<void> | undefined;
   readonly #checkpointer: Checkpointer | undefined;
-  readonly #writer: WriterThread | undefined;
+  readonly #writer: SqliteThread | undefined;
+  readonly #reader: SqliteThread | undefined;
 
   /**
    * @param db the writer's connection, on a migrated file (`openDatabase`)
    * @param openReader opens a read-only connection to the same file (`openReadConnection`),
    *   once at first and again whenever reads overlap
    * @param checkpointer copies the WAL into the file off the event loop; told of every commit
-   * @param writer the writer thread's connection to the same file, which runs the named units
+   * @param threads the file and key for the writer thread, which runs the named units, and the
+   *   reader thread, which runs the named reads (`view`); without, both run on this thread
    */
   constructor(
     db: Db,
     openReader: () => Db,
     box: SecretBox,
-    options: { checkpointer?: Checkpointer | undefined; writer?: WriterOptions | undefined } = {},
+    options: { checkpointer?: Checkpointer | undefined; threads?: ThreadOptions | undefined } = {},
   ) {
     this.#checkpointer = options.checkpointer;
-    this.#writer = options.writer && new WriterThread(options.writer);
+    this.#writer = options.threads && new SqliteThread('writer', options.threads);
+    this.#reader = options.threads && new SqliteThread('reader', options.threads);
     this.#db = db;
     this.#box = box;
     this.#openReader = openReader;
     this.#idleReaders.push(this.#newReader());
     this.#tx = repositories(sqliteConnection(db), box);
-    this.#statements = {
-      begin: db.prepare('BEGIN IMMEDIATE'),
-      savepoint: db.prepare('SAVEPOINT unit_of_work'),
-      release: db.prepare('RELEASE unit_of_work'),
-      rollbackTo: db.prepare('ROLLBACK TO unit_of_work'),
-      commit: db.prepare('COMMIT'),
-      rollback: db.prepare('ROLLBACK'),
-    };
+    this.#group = groupCommit(db);
   }
 
   /**
@@ -204,22 +197,21 @@ export class SqliteStore implements Store {
 
   /** Named units, as one transaction of the writer thread. */
   async #runOnThread(batch: QueuedWork[]): Promise<void> {
-    const writer = this.#writer as WriterThread;
-    let reply: Awaited<ReturnType<WriterThread['send']>>;
+    const writer = this.#writer as SqliteThread;
+    let reply: ThreadReply;
     try {
-      reply = await writer.send(
+      reply = await writer.runBatch(
         batch.map(({ unit, args }) => ({ name: (unit as Unit<unknown, unknown>).name, args: args?.() })),
       );
     } catch (error) {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    if ('failed' in reply) {
-      const error = errorFromData(reply.failed);
+    if (!('outcomes' in reply)) {
+      const error = errorFromData('failed' in reply ? reply.failed : unexpected(reply));
       for (const unit of batch) unit.reject(error);
       return;
     }
-    if (!('outcomes' in reply)) return;
     this.#checkpointer?.committed();
     reply.outcomes.forEach((outcome, i) => {
       const unit = batch[i] as QueuedWork;
@@ -230,39 +222,16 @@ export class SqliteStore implements Store {
 
   /** Closures, as one transaction of this thread's connection. */
   async #runHere(batch: QueuedWork[]): Promise<void> {
-    const { begin, savepoint, release, rollbackTo, commit, rollback } = this.#statements;
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      begin.run();
-      for (const unit of batch) {
-        savepoint.run();
-        try {
-          const value = await (unit.work as (tx: Tx) => Promise<unknown>)(this.#tx);
-          release.run();
-          outcomes.push({ ok: true, value });
-        } catch (error) {
-          try {
-            rollbackTo.run();
-            release.run();
-          } catch {
-            // SQLite already rolled the whole transaction back (a full disk, an I/O error):
-            // the batch fails with the unit's own error, which says what happened.
-            throw error;
-          }
-          outcomes.push({ ok: false, error });
-        }
-      }
-      commit.run();
-      this.#checkpointer?.committed();
+      outcomes = await runGroup(this.#group, batch, (unit) =>
+        (unit.work as (tx: Tx) => Promise<unknown>)(this.#tx),
+      );
     } catch (error) {
-      // BEGIN or COMMIT failed (locked, read-only, full disk): nothing of the batch is stored.
-      try {
-        if (this.#db.inTransaction) rollback.run();
-      } finally {
-        for (const unit of batch) unit.reject(error);
-      }
+      for (const unit of batch) unit.reject(error);
       return;
     }
+    this.#checkpointer?.committed();
     batch.forEach((unit, i) => {
       const outcome = outcomes[i] as Outcome;
       if (outcome.ok) unit.resolve(outcome.value);
@@ -289,9 +258,31 @@ export class SqliteStore implements Store {
       const reuse = this.#idleReaders.length < idleReadersKept && !reader.db.inTransaction;
       if (reuse) this.#idleReaders.push(reader);
       else reader.db.close();
-      this.#readsRunning -= 1;
-      if (this.#readsRunning === 0) for (const ended of this.#readsEnded.splice(0)) ended();
+      this.#readEnded();
     }
+  }
+
+  /**
+   * Runs a named unit read-only on one snapshot of committed data, like `read`: on the reader
+   * thread when there is one, so its statements and rows cost the event loop only the copy of
+   * the result.
+   */
+  async view<A, R>(unit: Unit<A, R>, args: A): Promise<R> {
+    if (!this.#reader) return this.read((tx) => unit.run(tx, args));
+    this.#readsRunning += 1;
+    try {
+      const reply = await this.#reader.read({ name: unit.name, args });
+      if (!('outcome' in reply)) throw errorFromData('failed' in reply ? reply.failed : unexpected(reply));
+      if (!reply.outcome.ok) throw errorFromData(reply.outcome.error);
+      return reply.outcome.value as R;
+    } finally {
+      this.#readEnded();
+    }
+  }
+
+  #readEnded(): void {
+    this.#readsRunning -= 1;
+    if (this.#readsRunning === 0) for (const ended of this.#readsEnded.splice(0)) ended();
   }
 
   #newReader(): Reader {
@@ -355,7 +346,7 @@ export class SqliteStore implements Store {
   /** Closes the connections once the work queued so far is answered. */
   async close(): Promise<void> {
     await this.#idle();
-    await this.#writer?.stop();
+    await Promise.all([this.#writer?.stop(), this.#reader?.stop()]);
     await this.#checkpointer?.stop();
     for (const reader of this.#idleReaders.splice(0)) reader.db.close();
     this.#db.close();
@@ -369,4 +360,13 @@ export class SqliteStore implements Store {
     }
     while (this.#readsRunning > 0) await new Promise<void>((resolve) => this.#readsEnded.push(resolve));
   }
+}
+
+/** A reply of the wrong kind (a bug of thread-program.ts), said as an error. */
+function unexpected(reply: ThreadReply): ErrorData {
+  return {
+    name: 'Error',
+    message: `unexpected answer from a SQLite thread: ${Object.keys(reply).join(', ')}`,
+    fields: {},
+  };
 }

@@ -1,0 +1,148 @@
+/**
+ * The program of the SQLite store's two threads (started by thread.ts): the writer thread runs
+ * the named units of work (`Store.run`, `Store.runSoon`) and the reader thread the named reads
+ * (`Store.view`), each on connections of its own, so the statements, and the writer's COMMIT
+ * with the disk sync `synchronous = FULL` makes it wait for, do not stop the event loop of the
+ * main thread (docs/decisions/0003-storage-boundary.md). `server/units.ts` names every unit.
+ *
+ * One writer thread and one reader thread serve every store of their process: a server has one
+ * store; a test process opens hundreds, and would otherwise start threads (and load their
+ * modules) for each.
+ *
+ * Messages in carry the store's `id`: `open` (the file and its secrets key; a write connection on
+ * the writer, a read-only one on the reader), then, with a `seq` the answer repeats: `units` (a
+ * batch, writer: each unit in its own savepoint inside one transaction, answered once the COMMIT
+ * is on disk; the store sends its next batch only after this one is answered), `read` (reader:
+ * one unit on one snapshot of committed data) and `close`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import '../../units.js';
+import { repositories } from '../repositories/index.js';
+import { createSecretBox } from '../secret-box.js';
+import type { Tx } from '../store.js';
+import { type ErrorData, errorToData, unitNamed } from '../unit.js';
+import { sqliteConnection } from './connection.js';
+import { openReadConnection, openWriteConnection } from './database.js';
+import { type GroupCommit, groupCommit, runGroup } from './group-commit.js';
+
+export type Role = 'writer' | 'reader';
+
+export interface UnitMessage {
+  name: string;
+  args: unknown;
+}
+
+export type UnitOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorData };
+
+export type ThreadRequest =
+  | { id: number; open: { path: string; secretsKey: Uint8Array } }
+  | { id: number; seq: number; units: UnitMessage[] }
+  | { id: number; seq: number; read: UnitMessage }
+  | { id: number; seq: number; close: true };
+
+export type ThreadReply =
+  | { seq: number; outcomes: UnitOutcome[] }
+  | { seq: number; outcome: UnitOutcome }
+  | { seq: number; failed: ErrorData }
+  | { seq: number; closed: true };
+
+interface Connection {
+  group: GroupCommit;
+  tx: Tx;
+  /** A read's own snapshot (reader). */
+  begin: { run(): unknown };
+  end: { run(): unknown };
+}
+
+const port = parentPort;
+if (!port) throw new Error('thread-program.ts runs as a worker thread of SqliteStore');
+const role = workerData as Role;
+
+/** Each store's connection, or why it could not be opened (said to each of its requests). */
+const connections = new Map<number, Connection | ErrorData>();
+
+function open(path: string, secretsKey: Uint8Array): Connection {
+  const db = role === 'writer' ? openWriteConnection(path) : openReadConnection(path);
+  return {
+    group: groupCommit(db),
+    tx: repositories(sqliteConnection(db), createSecretBox(Buffer.from(secretsKey))),
+    begin: db.prepare('BEGIN'),
+    end: db.prepare('COMMIT'),
+  };
+}
+
+const toData = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }): UnitOutcome =>
+  outcome.ok ? outcome : { ok: false, error: errorToData(outcome.error) };
+
+async function runBatch(connection: Connection, units: UnitMessage[]): Promise<UnitOutcome[]> {
+  const outcomes = await runGroup(connection.group, units, (unit) =>
+    unitNamed(unit.name).run(connection.tx, unit.args),
+  );
+  return outcomes.map(toData);
+}
+
+async function runRead(connection: Connection, read: UnitMessage): Promise<UnitOutcome> {
+  connection.begin.run();
+  try {
+    return { ok: true, value: await unitNamed(read.name).run(connection.tx, read.args) };
+  } catch (error) {
+    return toData({ ok: false, error });
+  } finally {
+    connection.end.run();
+  }
+}
+
+async function handle(request: ThreadRequest): Promise<ThreadReply | undefined> {
+  const { id } = request;
+  if ('open' in request) {
+    try {
+      connections.set(id, open(request.open.path, request.open.secretsKey));
+    } catch (error) {
+      connections.set(id, errorToData(error));
+    }
+    return undefined;
+  }
+  const { seq } = request;
+  const connection = connections.get(id);
+  if ('close' in request) {
+    connections.delete(id);
+    if (connection && 'group' in connection) connection.group.db.close();
+    return { seq, closed: true };
+  }
+  if (!connection) return { seq, failed: errorToData(new Error(`no store ${id} is open on this thread`)) };
+  if (!('group' in connection)) return { seq, failed: connection };
+  try {
+    if ('read' in request) return { seq, outcome: await runRead(connection, request.read) };
+    return { seq, outcomes: await runBatch(connection, request.units) };
+  } catch (error) {
+    if (connection.group.db.inTransaction) {
+      // Not even its ROLLBACK worked: the connection is given up, and the store's next request
+      // finds why (a new connection cannot be promised to work any better).
+      connection.group.db.close();
+      connections.set(id, errorToData(error));
+    }
+    return { seq, failed: errorToData(error) };
+  }
+}
+
+function answer(reply: ThreadReply): void {
+  try {
+    port?.postMessage(reply);
+  } catch (error) {
+    // A result that cannot be copied (a function) is a programming error of its unit, which a
+    // test of the unit shows. A batch is committed all the same: the failure says so.
+    const failed = errorToData(error);
+    failed.message = `${'outcomes' in reply ? 'committed, but ' : ''}a result could not be sent back: ${failed.message}`;
+    port?.postMessage({ seq: reply.seq, failed } satisfies ThreadReply);
+  }
+}
+
+// One request at a time, in the order sent: a unit awaits only statements that have already
+// run, but nothing of another store's request may start inside one.
+let previous = Promise.resolve();
+port.on('message', (request: ThreadRequest) => {
+  previous = previous.then(async () => {
+    const reply = await handle(request);
+    if (reply) answer(reply);
+  });
+});
