@@ -3,12 +3,12 @@ import type { Tx } from './repositories/index.js';
 /**
  * A unit of work known by name: it gets the transaction's repositories and plain data, and
  * returns plain data (both copied by the structured clone algorithm), so the SQLite store can
- * run it on its writer thread (sqlite/writer-thread.ts), where a closure over a request could
- * not go, and PostgreSQL's store runs it in place. Like every unit of work it has no effect
- * outside `tx` (PostgreSQL may run it again after a serialization failure).
+ * run it on its writer or reader thread (sqlite/thread-program.ts), where a closure over a
+ * request could not go, and PostgreSQL's store runs it in place. Like every unit of work it has
+ * no effect outside `tx` (PostgreSQL may run it again after a serialization failure).
  *
  * A unit is defined once, at the top level of a module that `server/units.ts` imports, so the
- * writer thread knows it by the same name (docs/decisions/0003-storage-boundary.md).
+ * threads know it by the same name (docs/decisions/0003-storage-boundary.md).
  *
  * @example
  * export const renameService = defineUnit('services.rename', (tx, a: { id: string; name: string }) =>

@@ -25,7 +25,7 @@ export function openDatabase(path: string): Db {
 
 /**
  * Opens another write connection to a file `openDatabase` has opened (and migrated), with the
- * same settings: the writer thread's (writer-thread.ts).
+ * same settings: the writer thread's (thread-program.ts).
  */
 export function openWriteConnection(path: string): Db {
   const db = new Database(path);

@@ -47,13 +47,13 @@ const idleReadersKept = 2;
  * Units queued while a batch runs wait for the next one.
  *
  * Named units of work (`run`, `runSoon`; server/storage/unit.ts) go to a writer thread when the
- * store has one (a server's, `writer`): a connection of its own on that thread runs them, a
+ * store has threads (a server's, `threads`): a connection of its own on that thread runs them, a
  * batch at a time in one transaction as above, commits and syncs, while the event loop goes on
- * serving requests (writer-thread.ts). Closures (`transact`) run on this thread's connection.
+ * serving requests (thread-program.ts). Closures (`transact`) run on this thread's connection.
  * Both kinds share one queue: a batch runs its consecutive named units on the thread and its
  * closures here, one part after the other, so every unit still runs and commits in queue order
- * and the two connections never wait for each other's lock. Without a writer thread (the admin
- * CLI) named units run here too.
+ * and the two connections never wait for each other's lock. Named reads (`view`) go to a reader
+ * thread the same way, each on its own snapshot. Without threads (the admin CLI) both run here.
  *
  * Since a unit yields between its statements, a read on the writer's connection could see a
  * batch's uncommitted writes: reads have read-only connections of their own, on which WAL shows
