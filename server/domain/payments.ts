@@ -33,11 +33,12 @@ async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): 
   }
 }
 
-function basePayment(
-  caller: Caller,
-  now: number,
-): Pick<
-  PaymentRow,
+/** A new payment's row, before the database gives it its `seq`. */
+type NewPaymentRow = Omit<PaymentRow, 'seq' | 'operator_token'>;
+
+/** What a payment's creator chooses; the rest of a new row is the same for every payment. */
+type ChosenFields = Omit<
+  NewPaymentRow,
   | 'id'
   | 'account_id'
   | 'mode'
@@ -47,7 +48,14 @@ function basePayment(
   | 'created_at'
   | 'updated_at'
   | 'completed_at'
-> {
+>;
+
+/**
+ * A new payment's row, `initiated`, written as one object literal: spreading a base object and
+ * adding twelve fields after it made V8 build the row slowly, 17.5 us against 0.9 us
+ * (docs/benchmarks.md), on every POST /payments.
+ */
+function newPaymentRow(caller: Caller, now: number, chosen: ChosenFields): NewPaymentRow {
   return {
     id: newId('pay'),
     account_id: caller.accountId,
@@ -58,11 +66,20 @@ function basePayment(
     created_at: now,
     updated_at: now,
     completed_at: null,
+    amount: chosen.amount,
+    currency: chosen.currency,
+    flow: chosen.flow,
+    payment_method: chosen.payment_method,
+    customer_msisdn: chosen.customer_msisdn,
+    service_id: chosen.service_id,
+    reference: chosen.reference,
+    return_url: chosen.return_url,
+    checkout_token: chosen.checkout_token,
+    operator_ref: chosen.operator_ref,
+    next_check_at: chosen.next_check_at,
+    expires_at: chosen.expires_at,
   };
 }
-
-/** A new payment's row, before the database gives it its `seq`. */
-type NewPaymentRow = Omit<PaymentRow, 'seq' | 'operator_token'>;
 
 /**
  * Records a payment whose service is an active one of the caller's: the named unit both flows
@@ -95,8 +112,7 @@ export async function createDirectPayment(
     await deps.store.read((tx) => requireActiveService(tx, caller, input.service_id));
     throw refusal;
   }
-  const row: NewPaymentRow = {
-    ...basePayment(caller, now),
+  const row = newPaymentRow(caller, now, {
     amount: input.amount,
     currency: input.currency,
     flow: 'direct',
@@ -109,7 +125,7 @@ export async function createDirectPayment(
     operator_ref: randomUUID(),
     next_check_at: now,
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
-  };
+  });
   const payment = await commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
   await askOperatorToCollect(deps, payment);
   return payment;
@@ -151,8 +167,7 @@ export async function initiateHostedPayment(
     );
   }
   const now = deps.clock.now();
-  const row: NewPaymentRow = {
-    ...basePayment(caller, now),
+  const row = newPaymentRow(caller, now, {
     amount: input.amount,
     currency: input.currency,
     flow: 'hosted',
@@ -165,7 +180,7 @@ export async function initiateHostedPayment(
     operator_ref: null,
     next_check_at: null,
     expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
-  };
+  });
   return commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
 }
 
