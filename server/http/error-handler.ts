@@ -11,7 +11,7 @@ import { isValidatorError, requestValidationError } from './validation-errors.js
 
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
 const unavailableSqliteCodes =
-  /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS|WRITER_THREAD_ENDED)/;
+  /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|PROTOCOL|NOLFS|THREAD_ENDED)/;
 
 /**
  * PostgreSQL out of reach or refusing work, with the transaction rolled back: connection

@@ -18,10 +18,12 @@ import { newId } from '../../server/domain/ids.js';
 import { accountPage } from '../../server/domain/lists.js';
 import { recordCalls } from '../../server/domain/logs.js';
 import { insertPayment } from '../../server/domain/payments.js';
+import { databaseUnavailable } from '../../server/http/error-handler.js';
 import { openStore } from '../../server/storage/open-store.js';
 import type { Condition } from '../../server/storage/pagination.js';
 import type { CallLogRow, PaymentRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
+import { threadEnded } from '../../server/storage/sqlite/thread.js';
 import type { Store } from '../../server/storage/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
@@ -288,6 +290,16 @@ describe('the writer thread', () => {
     expect(ticksWhileLocked).toBeGreaterThan(10);
     expect(logCount(path)).toBe(2);
     await store.close();
+  });
+
+  it('a thread that died is a 503 to its callers, however it died (an exit or an uncaught error)', () => {
+    for (const ended of [
+      threadEnded('writer', 'exit code 1'),
+      threadEnded('reader', 'threw: boom', new Error('boom')),
+    ]) {
+      expect(ended).toMatchObject({ code: 'SQLITE_THREAD_ENDED' });
+      expect(databaseUnavailable(ended)).toBe(true);
+    }
   });
 
   it('arguments that cannot be copied fail their batch alone; the next batch commits', async () => {

@@ -19,7 +19,7 @@ interface Shared {
   worker: Worker | undefined;
   /** The stores connected through it, so a new worker (after one died) opens them again. */
   open: Map<number, ThreadOptions>;
-  waiting: Map<number, Waiting & { id: number }>;
+  waiting: Map<number, Waiting>;
 }
 
 const shared: Record<Role, Shared> = {
@@ -78,7 +78,7 @@ export class SqliteThread {
       // Throws (DataCloneError) before anything is sent when an argument cannot be copied.
       post(this.#shared, this.role, { id: this.#id, seq, ...request } as ThreadRequest);
       if (this.#shared.waiting.size === 0) this.#shared.worker?.ref();
-      this.#shared.waiting.set(seq, { id: this.#id, resolve, reject });
+      this.#shared.waiting.set(seq, { resolve, reject });
     });
   }
 }
@@ -100,20 +100,24 @@ function start(pool: Shared, role: Role): Worker {
     if (pool.waiting.size === 0) worker.unref();
     waiting.resolve(reply);
   });
-  const ended = (error: unknown) => {
+  const ended = (error: Error) => {
     if (pool.worker !== worker) return;
     pool.worker = undefined;
     const waiting = [...pool.waiting.values()];
     pool.waiting.clear();
     for (const { reject } of waiting) reject(error);
   };
-  worker.on('error', ended);
-  worker.on('exit', (code) => ended(threadEnded(role, code)));
+  worker.on('error', (cause) => ended(threadEnded(role, `threw: ${cause.message}`, cause)));
+  worker.on('exit', (code) => ended(threadEnded(role, `exit code ${code}`)));
   return worker;
 }
 
-function threadEnded(role: Role, code: number): Error {
-  return Object.assign(new Error(`the SQLite ${role} thread ended (exit code ${code})`), {
+/**
+ * What the callers of a thread that died are told, however it died: a 503 that changed nothing
+ * they can be sure of, so they retry (with their Idempotency-Key, a unit it did commit replays).
+ */
+export function threadEnded(role: Role, how: string, cause?: unknown): Error {
+  return Object.assign(new Error(`the SQLite ${role} thread ended (${how})`, { cause }), {
     code: 'SQLITE_THREAD_ENDED',
   });
 }
