@@ -73,16 +73,8 @@ export async function commitUnit<A, R>(
   now: number,
 ): Promise<R> {
   if (!intent) return deps.store.run(unit, args);
-  const { key, fingerprint, status, rendering, context } = intent;
-  const stored = { key, fingerprint, status, rendering, context };
-  return deps.store.run(idempotentUnit, {
-    unit: unit.name,
-    args,
-    accountId: caller.accountId,
-    mode: caller.mode,
-    intent: stored,
-    now,
-  }) as Promise<R>;
+  const idempotent = { unit: unit.name, args, accountId: caller.accountId, mode: caller.mode, intent, now };
+  return deps.store.run(idempotentUnit, idempotent) as Promise<R>;
 }
 
 /** A named unit, then its rendered response stored under its Idempotency-Key. */

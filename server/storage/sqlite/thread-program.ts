@@ -16,13 +16,14 @@
  * one unit on one snapshot of committed data) and `close`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Statement } from 'better-sqlite3';
 import '../../units.js';
 import { repositories } from '../repositories/index.js';
 import { createSecretBox } from '../secret-box.js';
 import type { Tx } from '../store.js';
 import { type ErrorData, errorToData, unitNamed } from '../unit.js';
 import { sqliteConnection } from './connection.js';
-import { openReadConnection, openWriteConnection } from './database.js';
+import { type Db, openReadConnection, openWriteConnection } from './database.js';
 import { type GroupCommit, groupCommit, runGroup } from './group-commit.js';
 
 export type Role = 'writer' | 'reader';
@@ -46,13 +47,10 @@ export type ThreadReply =
   | { seq: number; failed: ErrorData }
   | { seq: number; closed: true };
 
-interface Connection {
-  group: GroupCommit;
-  tx: Tx;
-  /** A read's own snapshot (reader). */
-  begin: { run(): unknown };
-  end: { run(): unknown };
-}
+/** A store's connection: a write one with its group commit, or a read-only one with its snapshot. */
+type Connection =
+  | { db: Db; tx: Tx; group: GroupCommit }
+  | { db: Db; tx: Tx; snapshot: { begin: Statement; end: Statement } };
 
 const port = parentPort;
 if (!port) throw new Error('thread-program.ts runs as a worker thread of SqliteStore');
@@ -63,18 +61,16 @@ const connections = new Map<number, Connection | ErrorData>();
 
 function open(path: string, secretsKey: Uint8Array): Connection {
   const db = role === 'writer' ? openWriteConnection(path) : openReadConnection(path);
-  return {
-    group: groupCommit(db),
-    tx: repositories(sqliteConnection(db), createSecretBox(Buffer.from(secretsKey))),
-    begin: db.prepare('BEGIN'),
-    end: db.prepare('COMMIT'),
-  };
+  const tx = repositories(sqliteConnection(db), createSecretBox(Buffer.from(secretsKey)));
+  if (role === 'writer') return { db, tx, group: groupCommit(db) };
+  return { db, tx, snapshot: { begin: db.prepare('BEGIN'), end: db.prepare('COMMIT') } };
 }
 
 const toData = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }): UnitOutcome =>
   outcome.ok ? outcome : { ok: false, error: errorToData(outcome.error) };
 
 async function runBatch(connection: Connection, units: UnitMessage[]): Promise<UnitOutcome[]> {
+  if (!('group' in connection)) throw new Error('a batch of writes was sent to the reader thread');
   const outcomes = await runGroup(connection.group, units, (unit) =>
     unitNamed(unit.name).run(connection.tx, unit.args),
   );
@@ -82,13 +78,14 @@ async function runBatch(connection: Connection, units: UnitMessage[]): Promise<U
 }
 
 async function runRead(connection: Connection, read: UnitMessage): Promise<UnitOutcome> {
-  connection.begin.run();
+  if (!('snapshot' in connection)) throw new Error('a read was sent to the writer thread');
+  connection.snapshot.begin.run();
   try {
     return { ok: true, value: await unitNamed(read.name).run(connection.tx, read.args) };
   } catch (error) {
     return toData({ ok: false, error });
   } finally {
-    connection.end.run();
+    connection.snapshot.end.run();
   }
 }
 
@@ -106,19 +103,19 @@ async function handle(request: ThreadRequest): Promise<ThreadReply | undefined> 
   const connection = connections.get(id);
   if ('close' in request) {
     connections.delete(id);
-    if (connection && 'group' in connection) connection.group.db.close();
+    if (connection && 'db' in connection) connection.db.close();
     return { seq, closed: true };
   }
   if (!connection) return { seq, failed: errorToData(new Error(`no store ${id} is open on this thread`)) };
-  if (!('group' in connection)) return { seq, failed: connection };
+  if (!('db' in connection)) return { seq, failed: connection };
   try {
     if ('read' in request) return { seq, outcome: await runRead(connection, request.read) };
     return { seq, outcomes: await runBatch(connection, request.units) };
   } catch (error) {
-    if (connection.group.db.inTransaction) {
+    if (connection.db.inTransaction) {
       // Not even its ROLLBACK worked: the connection is given up, and the store's next request
       // finds why (a new connection cannot be promised to work any better).
-      connection.group.db.close();
+      connection.db.close();
       connections.set(id, errorToData(error));
     }
     return { seq, failed: errorToData(error) };
