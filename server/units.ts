@@ -1,7 +1,7 @@
 /**
  * Every module that defines a named unit of work or a rendering (server/storage/unit.ts). The
- * SQLite writer thread imports this file and so knows each of them by name; a module that
- * defines one and is not listed here makes the thread refuse that unit ("no unit of work named").
+ * SQLite writer and reader threads import this file and so know each of them by name; a module
+ * that defines one and is not listed here makes the threads refuse it ("no unit of work named").
  */
 import './domain/lists.js';
 import './domain/logs.js';
