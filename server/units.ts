@@ -8,3 +8,4 @@ import './domain/logs.js';
 import './domain/payments.js';
 import './domain/transaction.js';
 import './http/renderings.js';
+import './webhooks/outbox.js';

@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { DueEndpoint } from '../storage/repositories/events.js';
-import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../storage/rows.js';
-import type { Tx } from '../storage/store.js';
 import { deliverWebhook, type WebhookDeliveryResult } from '../webhooks/deliver.js';
+import { type Claimed, claimDeliveries, recordAttempt, type SlotCaps, Slots } from '../webhooks/outbox.js';
 import { createRetrySchedule } from '../webhooks/retry-schedule.js';
 import { signingSecrets, signWebhookWithSecrets } from '../webhooks/signature.js';
 import { type ResolveHost, resolveWebhookTarget, webhookUrlPolicy } from '../webhooks/url-policy.js';
@@ -14,55 +12,6 @@ import type { Worker } from './polling-worker.js';
 const maxResponseBytes = 64 * 1024;
 /** Added to the attempt's deadline for the lease: loading before and recording after. */
 const leaseMarginMs = 3000;
-/** The longest pause of an endpoint whose circuit is open. */
-const maxPauseMs = 60 * 60 * 1000;
-
-interface Claimed {
-  delivery: DeliveryRow;
-  event: EventRow | undefined;
-  endpoint: WebhookEndpointRow | undefined;
-  lease: number;
-  accountKey: string;
-  mode: Mode;
-}
-
-/** How many deliveries are in flight, in all and per mode, account (and mode) and endpoint. */
-class Slots {
-  total = 0;
-  readonly byMode: Record<Mode, number> = { live: 0, test: 0 };
-  readonly byAccount = new Map<string, number>();
-  readonly byEndpoint = new Map<string, number>();
-  /** Endpoints probing after a pause (half-open circuit) may have one delivery in flight. */
-  readonly endpointCap = new Map<string, number>();
-  readonly deliveries = new Set<string>();
-
-  clone(): Slots {
-    const copy = new Slots();
-    copy.total = this.total;
-    copy.byMode.live = this.byMode.live;
-    copy.byMode.test = this.byMode.test;
-    for (const [k, v] of this.byAccount) copy.byAccount.set(k, v);
-    for (const [k, v] of this.byEndpoint) copy.byEndpoint.set(k, v);
-    for (const [k, v] of this.endpointCap) copy.endpointCap.set(k, v);
-    for (const id of this.deliveries) copy.deliveries.add(id);
-    return copy;
-  }
-
-  add(id: string, mode: Mode, accountKey: string, endpointId: string, delta: 1 | -1): void {
-    this.total += delta;
-    this.byMode[mode] += delta;
-    bump(this.byAccount, accountKey, delta);
-    bump(this.byEndpoint, endpointId, delta);
-    if (delta === 1) this.deliveries.add(id);
-    else this.deliveries.delete(id);
-  }
-}
-
-function bump(map: Map<string, number>, key: string, delta: number): void {
-  const value = (map.get(key) ?? 0) + delta;
-  if (value <= 0) map.delete(key);
-  else map.set(key, value);
-}
 
 /**
  * The outbox sender: a continuous pool, not batches. Every delivery that can start now is
@@ -94,14 +43,15 @@ export function startWebhookWorker(
     maxAgeMs: config.webhookMaxAgeMs,
   });
   const leaseMs = config.webhookTimeoutMs + leaseMarginMs;
-  const totalCap = config.webhookConcurrency;
-  // Sandbox deliveries may never take the slots kept for live ones.
-  const modeCap: Record<Mode, number> = {
-    live: totalCap,
-    test: Math.max(1, totalCap - Math.max(1, Math.floor(totalCap / 4))),
+  const total = config.webhookConcurrency;
+  const caps: SlotCaps = {
+    total,
+    // A quarter of the slots is kept for live deliveries: sandbox ones may never take them.
+    mode: { live: total, test: Math.max(1, total - Math.max(1, Math.floor(total / 4))) },
+    account: config.webhookConcurrencyPerAccount,
+    endpoint: config.webhookConcurrencyPerEndpoint,
+    circuitFailures: config.webhookCircuitFailures,
   };
-  const accountCap = config.webhookConcurrencyPerAccount;
-  const endpointCap = config.webhookConcurrencyPerEndpoint;
 
   const slots = new Slots();
   const running = new Set<Promise<void>>();
@@ -109,103 +59,9 @@ export function startWebhookWorker(
   let waiters: (() => void)[] = [];
   let stopped = false;
 
-  const room = (s: Slots, mode: Mode) => Math.min(totalCap - s.total, modeCap[mode] - s.byMode[mode]);
-  const capOf = (s: Slots, endpointId: string) => s.endpointCap.get(endpointId) ?? endpointCap;
-
-  /**
-   * Chooses and leases, in one transaction, the deliveries that can start now: endpoints with
-   * something due are taken in turn per account (accounts in the order of their oldest due
-   * delivery, round-robin), each giving its oldest due delivery, until slots run out. Only
-   * endpoints and accounts with a free slot are looked at, so a backlog behind a busy endpoint
-   * costs nothing to skip.
-   */
+  /** Leases what can start now, given the slots in flight (server/webhooks/outbox.ts). */
   const claim = (): Promise<Claimed[]> =>
-    store.transact(async (tx) => {
-      const now = clock.now();
-      const s = slots.clone();
-      const picked: Claimed[] = [];
-      for (const mode of ['live', 'test'] as const) {
-        if (room(s, mode) <= 0) continue;
-        const due = await tx.events.dueEndpoints({
-          now,
-          mode,
-          busyEndpoints: [...s.byEndpoint].filter(([id, n]) => n >= capOf(s, id)).map(([id]) => id),
-          busyAccounts: [...s.byAccount]
-            .filter(([key, n]) => key.endsWith(`:${mode}`) && n >= accountCap)
-            .map(([key]) => key.slice(0, -mode.length - 1)),
-        });
-        await pickFairly(due, s, mode, now, picked, tx);
-      }
-      return picked;
-    });
-
-  const pickFairly = async (
-    due: DueEndpoint[],
-    s: Slots,
-    mode: Mode,
-    now: number,
-    picked: Claimed[],
-    tx: Tx,
-  ): Promise<void> => {
-    const accounts = new Map<string, { endpoints: DueEndpoint[]; turn: number }>();
-    for (const endpoint of due) {
-      if (endpoint.consecutive_failures >= config.webhookCircuitFailures)
-        s.endpointCap.set(endpoint.endpoint_id, 1);
-      const entry = accounts.get(endpoint.account_id);
-      if (entry) entry.endpoints.push(endpoint);
-      else accounts.set(endpoint.account_id, { endpoints: [endpoint], turn: 0 });
-    }
-    const buffers = new Map<string, string[]>();
-    const nextOf = async (endpointId: string): Promise<string | undefined> => {
-      let buffer = buffers.get(endpointId);
-      if (!buffer) {
-        const free = capOf(s, endpointId) - (s.byEndpoint.get(endpointId) ?? 0);
-        buffer = await tx.events.dueDeliveriesOf({
-          endpointId,
-          now,
-          limit: free,
-          busyDeliveries: [...s.deliveries],
-        });
-        buffers.set(endpointId, buffer);
-      }
-      return buffer.shift();
-    };
-    while (accounts.size > 0 && room(s, mode) > 0) {
-      for (const [accountId, entry] of accounts) {
-        if (room(s, mode) <= 0) break;
-        const accountKey = `${accountId}:${mode}`;
-        let started = false;
-        // This account's next endpoint in turn that has a free slot and something due.
-        while (!started && entry.endpoints.length > 0 && (s.byAccount.get(accountKey) ?? 0) < accountCap) {
-          const index = entry.turn % entry.endpoints.length;
-          const endpoint = entry.endpoints[index] as DueEndpoint;
-          const id =
-            (s.byEndpoint.get(endpoint.endpoint_id) ?? 0) < capOf(s, endpoint.endpoint_id)
-              ? await nextOf(endpoint.endpoint_id)
-              : undefined;
-          if (id === undefined) {
-            entry.endpoints.splice(index, 1);
-            continue;
-          }
-          entry.turn = index + 1;
-          const lease = now + leaseMs;
-          if (!(await tx.events.lockDelivery(id, now, lease))) continue;
-          s.add(id, mode, accountKey, endpoint.endpoint_id, 1);
-          const delivery = (await tx.events.delivery(id)) as DeliveryRow;
-          picked.push({
-            delivery,
-            event: await tx.events.eventById(delivery.event_id),
-            endpoint: await tx.events.endpointById(endpoint.endpoint_id),
-            lease,
-            accountKey,
-            mode,
-          });
-          started = true;
-        }
-        if (!started) accounts.delete(accountId);
-      }
-    }
-  };
+    store.run(claimDeliveries, { now: clock.now(), leaseMs, slots: slots.data(), caps });
 
   const send = async (claimed: Claimed): Promise<WebhookDeliveryResult & { gone: boolean }> => {
     const { event, endpoint } = claimed;
@@ -265,8 +121,8 @@ export function startWebhookWorker(
         );
       }
     }
-    await store.transact(async (tx) => {
-      await tx.events.recordAttempt({
+    await store.run(recordAttempt, {
+      outcome: {
         id: delivery.id,
         lease: claimed.lease,
         status: result.ok ? 'succeeded' : giveUp ? 'failed' : 'pending',
@@ -278,26 +134,11 @@ export function startWebhookWorker(
         // How long an attempt without an answer took would tell a refused port from a filtered one.
         last_duration_ms: result.ok || result.status !== null ? result.durationMs : null,
         duration_ms: result.durationMs,
-      });
-      if (!endpoint || result.gone) return;
-      const current = await tx.events.endpointById(endpoint.id);
-      if (!current) return;
-      if (result.ok) {
-        if (current.consecutive_failures !== 0 || current.paused_until !== null) {
-          await tx.events.setEndpointHealth(endpoint.id, 0, null);
-        }
-        return;
-      }
-      // A paused endpoint's backlog is not attempted, so it would outlive the retry period:
-      // what is past it is given up with each failure.
-      await tx.events.expireDeliveries(endpoint.id, attemptedAt - config.webhookMaxAgeMs, attemptedAt);
-      const failures = current.consecutive_failures + 1;
-      const over = failures - config.webhookCircuitFailures;
-      const pausedUntil =
-        over >= 0
-          ? attemptedAt + Math.min(maxPauseMs, config.webhookCircuitCooldownMs * 2 ** Math.min(over, 30))
-          : current.paused_until;
-      await tx.events.setEndpointHealth(endpoint.id, failures, pausedUntil);
+      },
+      endpointId: endpoint && !result.gone ? endpoint.id : null,
+      maxAgeMs: config.webhookMaxAgeMs,
+      circuitFailures: config.webhookCircuitFailures,
+      cooldownMs: config.webhookCircuitCooldownMs,
     });
     if (result.ok) succeeded++;
   };

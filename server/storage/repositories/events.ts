@@ -45,6 +45,9 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
   const endpointHealth = connection.prepare(
     'UPDATE webhook_endpoints SET consecutive_failures = ?, paused_until = ? WHERE id = ?',
   );
+  const healthOf = connection.prepare<{ consecutive_failures: number; paused_until: number | null }>(
+    'SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE id = ?',
+  );
   const enabledEndpoints = connection.prepare<WebhookEndpointRow>(
     `SELECT * FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
       ORDER BY seq`,
@@ -276,7 +279,13 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     async countEndpoints(accountId: string, mode: Mode): Promise<number> {
       return ((await countEndpoints.get(accountId, mode)) as { n: number }).n;
     },
-    /** The circuit breaker's state of an endpoint. */
+    /** The circuit breaker's state of an endpoint (its secrets left sealed and unread). */
+    async endpointHealth(
+      id: string,
+    ): Promise<{ consecutive_failures: number; paused_until: number | null } | undefined> {
+      return healthOf.get(id);
+    },
+    /** Sets the circuit breaker's state of an endpoint. */
     async setEndpointHealth(
       id: string,
       consecutiveFailures: number,
