@@ -28,20 +28,38 @@ function contractWithoutExamples(): object {
   return strip(contractDocument()) as object;
 }
 
+type ContractValidator = ReturnType<typeof OpenApiValidator.middleware>;
+/** Built once per process for each setting, and shared by every app the process starts. */
+const built = new Map<boolean, ContractValidator>();
+
 /**
  * Validates every request against openapi.yaml, and every response too when
  * `validateResponses` is on (development and tests): a response that breaks the contract fails
  * loudly here instead of reaching an integrator. Authentication is ours (authenticate.ts), so
  * the validator's security check is off.
+ *
+ * Building it dereferences the contract and compiles its schemas with Ajv: about 0.2 CPU-s, paid
+ * once per process. The middleware keeps nothing of an app or a request between calls (only its
+ * compiled schemas and route table, which depend on the contract alone), so the apps of one
+ * process share it: a test process starts hundreds of servers (test/support/server.ts).
  */
-export function contractValidator(options: { validateResponses: boolean }) {
+export function contractValidator(options: { validateResponses: boolean }): ContractValidator {
+  let validator = built.get(options.validateResponses);
+  if (!validator) {
+    validator = build(options.validateResponses);
+    built.set(options.validateResponses, validator);
+  }
+  return validator;
+}
+
+function build(validateResponses: boolean): ContractValidator {
   return OpenApiValidator.middleware({
     // biome-ignore lint/suspicious/noExplicitAny: the validator types its spec as a full OpenAPI document
     apiSpec: contractWithoutExamples() as any,
     // allErrors: every problem of a request is reported in error.details, not only the first.
     // The schemas are ours (trusted) and bodies are bounded (64 KiB, 100 bulk items).
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
-    validateResponses: options.validateResponses,
+    validateResponses,
     validateSecurity: false,
     validateFormats: true,
     // Full format checks: 2026-02-30 is not a date, and must not become the 2nd of March.
