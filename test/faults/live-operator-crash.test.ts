@@ -124,12 +124,6 @@ describe.each([
       : (orangeSim.paidByOrder().get(ref)?.pays ?? 0);
 
   it('killed between our commit and the operator call: after restart the payment is sent once and credited once', async () => {
-    const before = await (async () => {
-      const server = await start();
-      const value = await balance(server);
-      await server.stop();
-      return value;
-    })();
     const key = `crash-a-${method}`;
     const body = {
       amount: 1111,
@@ -138,7 +132,9 @@ describe.each([
       payment_method: method,
       service_id: serviceId,
     };
+    // The server that will die answers reads as any other until it reaches its fault point.
     const dying = await start('before_operator_call');
+    const before = await balance(dying);
     expect(await postDying(dying, '/payments', body, key)).toBeNull();
     await dying.kill();
 
@@ -167,12 +163,10 @@ describe.each([
   }, 60_000);
 
   it('killed between the operator accepting a payout and our next commit: it settles once, never sent twice', async () => {
-    const server0 = await start();
-    const before = await balance(server0);
-    await server0.stop();
     const key = `crash-b-${method}`;
     const body = { amount: 2222, recipient_msisdn: recipient, payout_type: 'withdrawal' };
     const dying = await start('after_operator_answer');
+    const before = await balance(dying);
     expect(await postDying(dying, '/payouts', body, key)).toBeNull();
     await dying.kill();
     const sentBefore =
@@ -197,10 +191,8 @@ describe.each([
   }, 60_000);
 
   it('killed between a final status and the settlement commit: after restart it is credited once', async () => {
-    const server0 = await start();
-    const before = await balance(server0);
-    await server0.stop();
     const dying = await start('after_operator_status');
+    const before = await balance(dying);
     const created = await callApi(dying.url, liveAs, 'POST', '/payments', {
       body: {
         amount: 3333,
