@@ -3,6 +3,7 @@ import { faultPoint } from '../operators/fault-points.js';
 import type { OperatorKind, OperatorStatus } from '../operators/operator.js';
 import type { Mode, PaymentRow, PayoutRow, TopupRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
 import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
@@ -109,6 +110,53 @@ export async function settlePayout(tx: Tx, payout: PayoutRow, final: Final, now:
   }
   return true;
 }
+
+type SettledTable = 'payments' | 'topups' | 'payouts';
+
+/**
+ * Claims the due rows for this pass, each until its lease ends, unless another pass (or
+ * instance) moved it since it was read; answers the ids won. Named, so SQLite runs it on its
+ * writer thread (server/storage/unit.ts).
+ */
+const claimDue = defineUnit(
+  'settlement.claim',
+  async (
+    tx,
+    a: { items: Array<{ table: SettledTable; id: string; next_check_at: number | null; until: number }> },
+  ): Promise<string[]> => {
+    const won: string[] = [];
+    for (const item of a.items) {
+      if (await tx[item.table].claim(item.id, item.next_check_at, item.until)) won.push(item.id);
+    }
+    return won;
+  },
+);
+
+/**
+ * Applies what the operator said of one row: its final outcome (with the ledger and its events),
+ * or, while it is still pending, its next look at `recheckAt`. Answers whether it settled now.
+ */
+const applyOutcome = defineUnit(
+  'settlement.apply',
+  async (
+    tx,
+    a: {
+      table: SettledTable;
+      row: PaymentRow | TopupRow | PayoutRow;
+      final: Final | null;
+      now: number;
+      recheckAt: number;
+    },
+  ): Promise<boolean> => {
+    if (!a.final) {
+      await tx[a.table].recheckLater(a.row.id, a.recheckAt);
+      return false;
+    }
+    if (a.table === 'payments') return settlePayment(tx, a.row as PaymentRow, a.final, a.now);
+    if (a.table === 'topups') return settleTopup(tx, a.row as TopupRow, a.final, a.now);
+    return settlePayout(tx, a.row as PayoutRow, a.final, a.now);
+  },
+);
 
 function finalFrom(status: OperatorStatus): Final | null {
   if (status.state === 'success') return { status: 'success' };
@@ -255,14 +303,16 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   if (items.length === 0) return 0;
   const leaseUntil = (mode: Mode) =>
     now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
-  const won = await store.transact(async (tx) => {
-    const claimed = new Set<string>();
-    for (const item of items) {
-      const { id, next_check_at, mode } = item.row;
-      if (await tx[item.table].claim(id, next_check_at, leaseUntil(mode))) claimed.add(id);
-    }
-    return claimed;
-  });
+  const won = new Set(
+    await store.run(claimDue, {
+      items: items.map(({ table, row }) => ({
+        table,
+        id: row.id,
+        next_check_at: row.next_check_at,
+        until: leaseUntil(row.mode),
+      })),
+    }),
+  );
   const mine = items.filter((item) => won.has(item.row.id));
   // Each item is its own unit of work, but they are queued together, so the store commits them
   // in one batch instead of paying a disk sync per item.
@@ -280,11 +330,7 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
           await store.transact((tx) => item.recheck(tx)).catch(() => undefined);
           throw error;
         }
-        const unit = store.transact(async (tx) => {
-          if (final) return item.apply(tx, final);
-          await item.recheck(tx);
-          return false;
-        });
+        const unit = store.run(applyOutcome, { table: item.table, row: item.row, final, now, recheckAt });
         // Its failure is reported by Promise.all below; until then it must not count as unhandled
         // (a batch can commit, or fail, while the next operator is still being asked).
         unit.catch(() => undefined);
