@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artefactScreenshot, launchChromium, openIsolatedPage } from '../support/browser.js';
+import { artefactScreenshot, openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
 import { createService, failureNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -15,10 +15,10 @@ let serviceId: string;
 beforeAll(async () => {
   server = await startTestServer();
   serviceId = await createService(server, server.test, 'Boutique Akwa');
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.close();
 });
 

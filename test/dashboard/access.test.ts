@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../support/admin.js';
-import { launchChromium } from '../support/browser.js';
+import { releaseChromium, sharedChromium } from '../support/browser.js';
 import { balanceOf, collect, createService } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { addUser, httpSignIn, openPage, origin, signIn } from './support.js';
@@ -17,12 +17,12 @@ let paymentId: string;
 beforeAll(async () => {
   // Endpoints here point at 127.0.0.1 (port 9, nothing answers): the opt-in allows local URLs.
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await launchChromium();
+  browser = await sharedChromium();
   paymentId = await collect(server, await createService(server), 3000);
   await server.settle(2000);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.close();
 });
 

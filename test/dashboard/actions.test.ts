@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { releaseChromium, sharedChromium } from '../support/browser.js';
 import { balanceOf, collect, createService } from '../support/fixtures.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
@@ -23,7 +23,7 @@ let serviceId: string;
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await launchChromium();
+  browser = await sharedChromium();
   serviceId = await createService(server);
   email = await addUser(server, 'owner');
   page = (await openPage(browser, server)).page;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await signIn(page, server, email);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await Promise.all(receivers.map((r) => r.close()));
   await server?.close();
 });

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artefactScreenshot, launchChromium } from '../support/browser.js';
+import { artefactScreenshot, releaseChromium, sharedChromium } from '../support/browser.js';
 import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer, testEngine } from '../support/server.js';
 import {
@@ -29,7 +29,7 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await launchChromium();
+  browser = await sharedChromium();
   owner = await addUser(server, 'owner');
   // A month of activity: payments, a failure, a top-up, payouts, a refund, a failing endpoint.
   const endpoint = await server.request('POST', '/webhook-endpoints', {
@@ -60,7 +60,7 @@ beforeAll(async () => {
   await server.flushLogs();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.close();
 });
 

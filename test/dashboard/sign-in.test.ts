@@ -9,7 +9,7 @@ import {
   sessionAbsoluteMs,
   sessionIdleMs,
 } from '../../server/domain/dashboard-users.js';
-import { launchChromium } from '../support/browser.js';
+import { releaseChromium, sharedChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { addUser, httpSignIn, openPage, origin, password, signIn } from './support.js';
 
@@ -18,10 +18,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   await server?.close();
 });
 

@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.js';
 import {
   type IsolatedPage,
-  launchChromium,
   openIsolatedPage,
+  releaseChromium,
   type StaticServer,
   saveScreenshot,
   serveDirectory,
+  sharedChromium,
 } from '../support/browser.js';
 import { type Json, operations, spec } from '../support/spec.js';
 
@@ -95,7 +96,7 @@ describe('docs', () => {
     beforeAll(async () => {
       const { htmlPath } = await buildDocs();
       server = await serveDirectory(dirname(htmlPath));
-      browser = await launchChromium();
+      browser = await sharedChromium();
       isolated = await openIsolatedPage(browser, server.url, { viewport: { width: 1280, height: 1600 } });
       await isolated.page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       const webhooks = Object.values<Json>(spec['x-webhooks'] ?? {}).map(
@@ -106,7 +107,7 @@ describe('docs', () => {
     }, 180_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await releaseChromium(browser);
       await server?.close();
     });
 
@@ -136,13 +137,15 @@ describe('docs', () => {
 
   describe('the network block itself', () => {
     it('aborts and records a request to another origin', async () => {
-      const browser = await launchChromium();
+      const { page, context, foreignRequests } = await openIsolatedPage(
+        await sharedChromium(),
+        'http://127.0.0.1:9',
+      );
       try {
-        const { page, foreignRequests } = await openIsolatedPage(browser, 'http://127.0.0.1:9');
         await page.setContent('<img src="https://cdn.example.invalid/logo.svg">', { waitUntil: 'load' });
         expect(foreignRequests).toEqual(['https://cdn.example.invalid/logo.svg']);
       } finally {
-        await browser.close();
+        await context.close();
       }
     });
   });

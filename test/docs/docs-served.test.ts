@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsIfChanged } from '../../scripts/docs/build.js';
-import { launchChromium, openIsolatedPage } from '../support/browser.js';
+import { openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 
@@ -22,10 +22,10 @@ describe('the docs served at /docs', () => {
   beforeAll(async () => {
     await buildDocsIfChanged();
     server = await startTestServer();
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseChromium(browser);
     await server?.close();
   });
 

@@ -475,6 +475,9 @@ describe('two instances on one PostgreSQL database', () => {
       WEBHOOK_CIRCUIT_FAILURES: '1000',
       // Two deliveries in flight per instance: three leases at once mean the other one holds some.
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
+      // The dead instance's leases end 3 s after this deadline; the receiver answers in 300 ms,
+      // so 5 s (instead of the default 10) only shortens the wait for them.
+      WEBHOOK_TIMEOUT_MS: '5000',
     });
     const account = await sandboxAccount([a, b]);
     const receiver = await startSlowReceiver(300);

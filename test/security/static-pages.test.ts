@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.js';
-import { launchChromium, openIsolatedPage } from '../support/browser.js';
+import { openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const docsIndex = fileURLToPath(new URL('../../build/docs/index.html', import.meta.url));
@@ -58,9 +58,9 @@ describe('static pages send a CSP and nosniff', () => {
   describe('in Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await launchChromium();
+      browser = await sharedChromium();
     });
-    afterAll(() => browser.close());
+    afterAll(() => releaseChromium(browser));
 
     it('the docs page renders under its policy without a single violation', async () => {
       const { context, page, foreignRequests } = await openIsolatedPage(browser, origin);

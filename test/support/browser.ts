@@ -43,6 +43,39 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this test process: launched by the first browser test file that asks for it
+ * and used by the next ones, since vitest runs many files one after the other in one process
+ * (`isolate: false`, test/vitest.config.ts); a launch costs 1.3 CPU-s. A file gives it back with
+ * `releaseChromium`, which closes every context the file opened, so no cookie, storage or page
+ * reaches the next file. It ends with the process (Playwright closes the browsers it launched
+ * on exit and on SIGTERM), or is launched again if it died.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launched = launchChromium();
+    shared = launched;
+    launched.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (shared === launched) shared = undefined;
+        }),
+      () => {
+        if (shared === launched) shared = undefined;
+      },
+    );
+  }
+  return shared;
+}
+
+/** Closes every context of `browser` (a file's, from `sharedChromium`); the browser stays. */
+export async function releaseChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 export interface IsolatedPage {
   context: BrowserContext;
   page: Page;
