@@ -73,11 +73,16 @@ async function headingsOfEveryPage(page: Page, summaries: string[]): Promise<Set
       // page must show it) and 1 s for the rest (sections of the overview share its page), then
       // read the headings until two reads a few frames apart agree (the assertions stay strict).
       const label = entry.textContent ?? '';
-      const mustShow = summaries.some((summary) => label.includes(summary));
+      // An operation's or webhook's entry: its page is drawn once a heading reads its summary
+      // exactly (the previous page may show a heading the entry's label contains).
+      const summary = summaries.filter((text) => label.includes(text)).sort((a, b) => b.length - a.length)[0];
+      const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
       const ownHeading = () =>
-        texts().some((text) => label.includes(text.split('\n')[0]?.trim() || '\u0000'));
-      for (let tries = 0; tries < (mustShow ? 400 : 40) && !ownHeading(); tries++) await pause(25);
-      if (mustShow && !ownHeading()) failures.push(`${href}: its heading never appeared`);
+        texts().some((text) =>
+          summary === undefined ? label.includes(firstLine(text) || '\u0000') : firstLine(text) === summary,
+        );
+      for (let tries = 0; tries < (summary ? 400 : 40) && !ownHeading(); tries++) await pause(25);
+      if (summary && !ownHeading()) failures.push(`${href}: its heading never appeared`);
       let previous = '';
       for (let tries = 0; tries < 40; tries++) {
         await pause(25);
@@ -85,7 +90,7 @@ async function headingsOfEveryPage(page: Page, summaries: string[]): Promise<Set
         if (current !== '' && current === previous) break;
         previous = current;
       }
-      for (const text of texts()) headings.add(text.split('\n')[0]?.trim() ?? '');
+      for (const text of texts()) headings.add(firstLine(text));
       // A tag (a one-segment address: /payments) lists its operations once opened, a moment
       // later: the next entry is looked for once they are listed (up to 10 s, as an operation's
       // heading: 3 s once passed the payments tag's operations over when the whole suite ran
