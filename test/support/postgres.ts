@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,8 @@ const run = promisify(execFile);
 export interface PostgresCluster {
   /** The URL of a database on this cluster. */
   url(database: string): string;
+  /** The temporary folder of its files and socket (deleted by `stop`). */
+  folder: string;
   /** Creates an empty, uniquely named database and returns its URL. */
   createDatabase(): Promise<string>;
   /** Stops the server at once and deletes its files. */
@@ -108,10 +110,15 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     });
   }
 
+  const stopCommand = asRoot
+    ? ['runuser', '-u', 'postgres', '--', join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate', '-w']
+    : [join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate', '-w'];
+  const watchdog = stopWhenGone(process.pid, folder, stopCommand);
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let created = 0;
   return {
     url,
+    folder,
     async createDatabase() {
       created += 1;
       return createTestDatabase(url('postgres'), `test_${process.pid}_${created}`);
@@ -123,6 +130,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       await pgCtlStart();
     },
     async stop() {
+      watchdog.kill('SIGKILL');
       try {
         await postgresCommand('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
       } finally {
@@ -130,6 +138,24 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       }
     },
   };
+}
+
+/**
+ * A process of its own (its own process group, not waited for) that stops the cluster and
+ * deletes its folder once `owner` has ended without doing so: a test run killed with SIGKILL
+ * runs no teardown (npm test stops the other stages of a failed run that way), and the server
+ * would stay, listening and holding its memory, until the machine restarts.
+ */
+function stopWhenGone(owner: number, folder: string, stopCommand: string[]) {
+  const script =
+    'owner=$1; folder=$2; shift 2; while kill -0 "$owner" 2>/dev/null; do sleep 1; done; ' +
+    '"$@" >/dev/null 2>&1; rm -rf "$folder"';
+  const child = spawn('sh', ['-c', script, 'postgres-watchdog', String(owner), folder, ...stopCommand], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.unref();
+  return child;
 }
 
 /** The bin folder of the newest PostgreSQL installed the Debian way. */
