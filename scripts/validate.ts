@@ -102,6 +102,8 @@ function runStage(stage: string, buffered: boolean): Promise<void> {
 
 /** How long a stopped stage's processes get to end on SIGTERM before the rest are killed. */
 const stopGraceMs = 5_000;
+/** Settles once the stopped stages' groups got their SIGKILL (npm test waits for it). */
+let stopping: Promise<void> | undefined;
 
 /**
  * Stops every other running stage with everything it started: SIGTERM to its process group,
@@ -124,8 +126,6 @@ function stopOthers(): void {
   signal('SIGTERM');
   stopping = new Promise((done) => setTimeout(done, stopGraceMs)).then(() => signal('SIGKILL'));
 }
-/** Settles once the stopped stages' groups got their SIGKILL (npm test waits for it). */
-let stopping: Promise<void> | undefined;
 
 async function runInOrder(names: readonly string[], buffered: boolean): Promise<void> {
   for (const stage of names) {

@@ -36,6 +36,7 @@ async function headingsOfEveryPage(page: Page, summaries: string[]): Promise<Set
     // What a reader sees (innerText), not the text of hidden elements too (textContent).
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
     const texts = () => Array.from(document.querySelectorAll<HTMLElement>('h1, h2'), (h) => h.innerText);
+    const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
     // The menu's links are plain addresses (/section/errors) that the page's script turns into
     // in-page moves once it has taken the markup over, a moment after load on a busy machine
     // (later than "network idle"). A click it did not handle would leave the page: the guard,
@@ -76,7 +77,6 @@ async function headingsOfEveryPage(page: Page, summaries: string[]): Promise<Set
       // An operation's or webhook's entry: its page is drawn once a heading reads its summary
       // exactly (the previous page may show a heading the entry's label contains).
       const summary = summaries.filter((text) => label.includes(text)).sort((a, b) => b.length - a.length)[0];
-      const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
       const ownHeading = () =>
         texts().some((text) =>
           summary === undefined ? label.includes(firstLine(text) || '\u0000') : firstLine(text) === summary,

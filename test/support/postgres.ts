@@ -54,10 +54,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const owner = await postgresUser();
     chownSync(folder, owner.uid, owner.gid);
   }
-  const postgresCommand = (command: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args])
-      : run(join(bin, command), args);
+  // The command line of a PostgreSQL program, as the postgres user when the tests run as root.
+  const commandLine = (command: string, args: string[]) =>
+    asRoot ? ['runuser', '-u', 'postgres', '--', join(bin, command), ...args] : [join(bin, command), ...args];
+  const postgresCommand = (command: string, args: string[]) => {
+    const [file, ...rest] = commandLine(command, args);
+    return run(file as string, rest);
+  };
+  const pgCtlStop = ['stop', '-D', data, '-m', 'immediate', '-w'];
 
   // Chosen by onFreePort below: a port taken between its choice and the bind (two suites start
   // clusters side by side) makes pg_ctl fail with "could not bind", and another is tried.
@@ -110,10 +114,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     });
   }
 
-  const stopCommand = asRoot
-    ? ['runuser', '-u', 'postgres', '--', join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate', '-w']
-    : [join(bin, 'pg_ctl'), 'stop', '-D', data, '-m', 'immediate', '-w'];
-  const watchdog = stopWhenGone(process.pid, folder, stopCommand);
+  const watchdog = stopWhenGone(process.pid, folder, commandLine('pg_ctl', pgCtlStop));
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let created = 0;
   return {
@@ -124,7 +125,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       return createTestDatabase(url('postgres'), `test_${process.pid}_${created}`);
     },
     async pause() {
-      await postgresCommand('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+      await postgresCommand('pg_ctl', pgCtlStop);
     },
     async resume() {
       await pgCtlStart();
@@ -132,7 +133,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     async stop() {
       watchdog.kill('SIGKILL');
       try {
-        await postgresCommand('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']);
+        await postgresCommand('pg_ctl', pgCtlStop);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }
