@@ -7,7 +7,13 @@ import { projectRoot } from '../paths.js';
 /** openapi.yaml, the contract the server honours. */
 export const specPath = join(projectRoot, 'openapi.yaml');
 
-let parsed: unknown;
+/** A contract as loaded, and whether the build checked it against the OpenAPI schema. */
+export interface LoadedContract {
+  document: unknown;
+  checked: boolean;
+}
+
+let loaded: LoadedContract | undefined;
 
 /** The parsed contract that `npm run build` leaves beside the compiled server (scripts/build.mjs). */
 const parsedPath = join(projectRoot, 'dist', 'openapi.json');
@@ -23,18 +29,36 @@ const parsedPath = join(projectRoot, 'dist', 'openapi.json');
  * const servers = (contractDocument() as { servers?: Array<{ url: string }> }).servers;
  */
 export function contractDocument(): unknown {
-  parsed ??= parseContract(readFileSync(specPath, 'utf8'));
-  return parsed;
+  return loadedContract().document;
+}
+
+/**
+ * True when the contract is the build's copy, which the build checked against the OpenAPI
+ * schema (scripts/build.mjs): the contract validator need not check it again at start-up.
+ */
+export function contractCheckedByBuild(): boolean {
+  return loadedContract().checked;
+}
+
+function loadedContract(): LoadedContract {
+  loaded ??= parseContract(readFileSync(specPath, 'utf8'));
+  return loaded;
 }
 
 /** `text` (openapi.yaml's) parsed: the build's copy at `builtPath` if it came from this text. */
-export function parseContract(text: string, builtPath = parsedPath): unknown {
+export function parseContract(text: string, builtPath = parsedPath): LoadedContract {
   const sha256 = createHash('sha256').update(text).digest('hex');
   try {
-    const built = JSON.parse(readFileSync(builtPath, 'utf8')) as { sha256?: unknown; document?: unknown };
-    if (built.sha256 === sha256 && built.document) return built.document;
+    const built = JSON.parse(readFileSync(builtPath, 'utf8')) as {
+      sha256?: unknown;
+      checked?: unknown;
+      document?: unknown;
+    };
+    if (built.sha256 === sha256 && built.document) {
+      return { document: built.document, checked: built.checked === true };
+    }
   } catch {
     // No build yet, or an unreadable one: the YAML is the source anyway.
   }
-  return parse(text);
+  return { document: parse(text), checked: false };
 }

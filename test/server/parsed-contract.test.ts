@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+// @ts-expect-error plain JavaScript without declarations, run by `npm start` without a loader
+import { parsedContract } from '../../scripts/build.mjs';
 import { parseContract, specPath } from '../../server/http/contract.js';
 import { projectRoot } from '../../server/paths.js';
 
@@ -23,13 +25,20 @@ function built(name: string, content: unknown): string {
 }
 
 describe('the contract loaded at start-up', () => {
-  it('is the build copy when it came from this openapi.yaml', () => {
-    const copy = built('same.json', { sha256: sha256(text), document: { openapi: 'from the copy' } });
-    expect(parseContract(text, copy)).toEqual({ openapi: 'from the copy' });
+  it('is the build copy when it came from this openapi.yaml, checked if the build says so', () => {
+    const copy = built('same.json', {
+      sha256: sha256(text),
+      checked: true,
+      document: { openapi: 'from the copy' },
+    });
+    expect(parseContract(text, copy)).toEqual({ document: { openapi: 'from the copy' }, checked: true });
+    // A copy from before the build checked the contract: the validator checks it at start-up.
+    const older = built('older.json', { sha256: sha256(text), document: { openapi: 'from the copy' } });
+    expect(parseContract(text, older)).toEqual({ document: { openapi: 'from the copy' }, checked: false });
   });
 
   it('is openapi.yaml itself when the copy came from another text, is missing or is broken', () => {
-    const yaml = parse(text);
+    const yaml = { document: parse(text), checked: false };
     const stale = built('stale.json', {
       sha256: sha256(`${text}\n# edited`),
       document: { openapi: 'stale' },
@@ -44,5 +53,15 @@ describe('the contract loaded at start-up', () => {
     const copy = JSON.parse(readFileSync(join(projectRoot, 'dist', 'openapi.json'), 'utf8'));
     expect(copy.sha256).toBe(sha256(text));
     expect(copy.document).toEqual(parse(text));
+    expect(copy.checked).toBe(true);
+  });
+
+  it('is written by the build only once the OpenAPI schema accepts it; a broken contract fails the build', () => {
+    expect(parsedContract(text)).toEqual({ sha256: sha256(text), checked: true, document: parse(text) });
+    const broken = parse(text);
+    broken.paths['/payments'].post.responses = 'none';
+    expect(() => parsedContract(stringify(broken))).toThrow(
+      /\/paths\/~1payments\/post\/responses.*must be object/s,
+    );
   });
 });
