@@ -37,7 +37,10 @@ beforeAll(async () => {
       ...mtnEnv(mtnSim),
       ...orangeEnv(orangeSim),
       MTN_MOMO_DISBURSEMENT_API_KEY: wrongDisbursementKey,
-      OPERATOR_TIMEOUT_MS: '300',
+      // Room for an answer on a busy machine (with 300 ms this test failed once in a full run,
+      // the MTN 500 missing from the logs; not reproduced alone or beside six CPU hogs), and
+      // still shorter than Orange's slowed answer below. The assertion prints what was logged.
+      OPERATOR_TIMEOUT_MS: '1500',
       LOG_LEVEL: 'info',
     },
   });
@@ -56,7 +59,7 @@ beforeAll(async () => {
     });
   mtnSim.faults.fail500 = 1;
   await pay('237670000000', 'mtn_momo');
-  orangeSim.faults.slowMs = 600;
+  orangeSim.faults.slowMs = 3000;
   await pay('237690000000', 'orange_money');
   orangeSim.faults.slowMs = 0;
   await pay('237690000000', 'orange_money');
@@ -93,7 +96,7 @@ describe('operator failures in the logs', () => {
   it('are logged with the operator, the call and what went wrong', () => {
     const warnings = server.logLines().filter((line) => typeof line.operator === 'string');
     const seen = warnings.map((line) => `${line.operator}:${line.call}:${line.error ?? line.http_status}`);
-    expect(seen).toContain('mtn_momo:requesttopay:http_5xx');
+    expect(seen, seen.join(', ')).toContain('mtn_momo:requesttopay:http_5xx');
     expect(seen).toContain('mtn_momo:disbursement_token:auth');
     expect(
       seen.some(
