@@ -78,7 +78,8 @@ describe('a verified key', () => {
     // The CLI revokes at its own (real) time; the test server's clock starts in 2026-11-20.
     server.clock.advance(Math.max(0, Date.now() - server.clock.now()) + 1000);
     if (testEngine === 'sqlite') {
-      // The version is read from the file on every request: no window at all.
+      // The version is read from the file once per turn of the event loop: a request made after
+      // the other process committed is in a later turn, and is refused.
       expect((await balance(test)).status).toBe(401);
     } else {
       // PostgreSQL delivers the notification when the other process's change commits.

@@ -31,6 +31,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const silent = pino({ level: 'silent' });
 
+/** Resolves in a later turn of the event loop, after this turn's setImmediate callbacks. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
 async function openAt(server: boolean): Promise<{ store: Store; path: string }> {
   const path = join(dir, `store-${++files}.db`);
   const config = { databasePath: path, database: null, secretsEncryptionKey: Buffer.alloc(32, 7) };
@@ -432,7 +435,7 @@ describe('reads (SQLite)', () => {
     await store.close();
   });
 
-  it('keysVersion() sees a key change another process committed, while a read holds an older snapshot', async () => {
+  it('keysVersion() sees a key change another process committed from the next turn on, while a read holds an older snapshot', async () => {
     const { store, path } = await openAt(false);
     await createAccount(store, { name: 'Keys' }, Date.now());
     const other = new Database(path);
@@ -440,6 +443,9 @@ describe('reads (SQLite)', () => {
     try {
       const before = store.keysVersion() as number;
       revokeAll();
+      // Read once per turn of the event loop: the requests of one turn share the read.
+      expect(store.keysVersion()).toBe(before);
+      await nextTurn();
       expect(store.keysVersion()).toBe(before + 2); // both keys (test and live)
       const { gate, open } = gated();
       const reading = store.read(async (tx) => {
@@ -447,12 +453,31 @@ describe('reads (SQLite)', () => {
         await gate;
       });
       revokeAll();
+      await nextTurn();
       // Every connection the store had is inside that read: the version still comes from the file.
       expect(store.keysVersion()).toBe(before + 4);
       open();
       await reading;
     } finally {
       other.close();
+      await store.close();
+    }
+  });
+
+  it('keysVersion() sees a key change committed through the store at once, in the same turn', async () => {
+    const { store } = await openAt(false);
+    const { accountId } = await createAccount(store, { name: 'Keys here' }, Date.now());
+    try {
+      const before = store.keysVersion() as number;
+      await nextTurn();
+      // The revocation's batch runs in this turn's check phase; the version read next is kept
+      // for the turn until a callback queued after that batch forgets it...
+      const revoked = store.transact((tx) => tx.accounts.revokeAllKeys(accountId, 'test', Date.now()));
+      expect(store.keysVersion()).toBe(before);
+      // ...but the commit forgets it first: a request authenticated right after sees the change.
+      await revoked;
+      expect(store.keysVersion()).toBe(before + 1);
+    } finally {
       await store.close();
     }
   });

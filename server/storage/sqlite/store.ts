@@ -86,6 +86,8 @@ export class SqliteStore implements Store {
   /** The batch running now, if any. */
   #flushing: Promise<void> | undefined;
   readonly #checkpointer: Checkpointer | undefined;
+  /** `keysVersion()` as read in this turn of the event loop (undefined: not read yet). */
+  #keysVersionThisTurn: number | undefined;
   readonly #writer: SqliteThread | undefined;
   readonly #reader: SqliteThread | undefined;
 
@@ -212,7 +214,7 @@ export class SqliteStore implements Store {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    this.#checkpointer?.committed();
+    this.#committed();
     reply.outcomes.forEach((outcome, i) => {
       const unit = batch[i] as QueuedWork;
       if (outcome.ok) unit.resolve(outcome.value);
@@ -231,7 +233,7 @@ export class SqliteStore implements Store {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    this.#checkpointer?.committed();
+    this.#committed();
     batch.forEach((unit, i) => {
       const outcome = outcomes[i] as Outcome;
       if (outcome.ok) unit.resolve(outcome.value);
@@ -300,18 +302,38 @@ export class SqliteStore implements Store {
    * The key_changes counter (migration 008), moved by a trigger on every key update, from any
    * process. Read on an idle reader, in autocommit, so it sees the last commit: a reader inside a
    * read could have a snapshot older than the last key change.
+   *
+   * Read once per turn of the event loop: the requests authenticated in one turn share the
+   * read (each is a read transaction, 5-7% of a request's main-thread time under load, with
+   * its locks on the WAL index). A key changed by another process is therefore refused from the
+   * next turn on, a millisecond or so under load, no later than a request already past its
+   * authentication finishes; a key changed through this store, at once: every commit here
+   * forgets the turn's value.
    */
   keysVersion(): number | null {
+    if (this.#keysVersionThisTurn !== undefined) return this.#keysVersionThisTurn;
+    let version: number;
     try {
       let reader = this.#idleReaders.at(-1);
       if (!reader) {
         reader = this.#newReader();
         this.#idleReaders.push(reader);
       }
-      return reader.keyVersion.get() as number;
+      version = reader.keyVersion.get() as number;
     } catch {
       return null; // the file cannot be read now: trust no cached key
     }
+    this.#keysVersionThisTurn = version;
+    setImmediate(() => {
+      this.#keysVersionThisTurn = undefined;
+    });
+    return version;
+  }
+
+  /** After a batch committed: the checkpoint thread counts it, and a key may have changed. */
+  #committed(): void {
+    this.#keysVersionThisTurn = undefined;
+    this.#checkpointer?.committed();
   }
 
   /** Checks the database answers (health check). */
