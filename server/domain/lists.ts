@@ -1,7 +1,7 @@
 import type { Condition, Page, PageRequest } from '../storage/pagination.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
-import { defineUnit } from '../storage/unit.js';
+import { defineUnit, type Rendering, renderingNamed } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 
 /** The lists of an account's own records in one mode, each read a page at a time. */
@@ -35,3 +35,75 @@ export function pageOfList<L extends AccountList>(
   const args = { list, accountId: caller.accountId, mode: caller.mode, conditions, page };
   return deps.store.view(accountPage, args) as ReturnType<Tx[L]['list']>;
 }
+
+/**
+ * How a page of a list is answered: a named rendering of the page (server/http/renderings.ts)
+ * and what it needs besides the page.
+ */
+export interface PageView<Row, C> {
+  rendering: Rendering<Page<Row>, C>;
+  context: C;
+}
+
+/** A page's response body as JSON text, of exactly the bytes `JSON.stringify` gives its object. */
+export type RenderedJson = string & { readonly rendered: true };
+
+/**
+ * A page of one of the caller's lists, rendered and serialized where it is read: on SQLite the
+ * reader thread, whose answer is then one string. The rows themselves, copied between threads
+ * field by field, cost the event loop more than everything else a list request does there.
+ */
+export const renderedAccountPage = defineUnit(
+  'lists.account-page-rendered',
+  async (
+    tx,
+    a: {
+      list: AccountList;
+      accountId: string;
+      mode: Mode;
+      conditions: Condition[];
+      page: PageRequest;
+      rendering: string;
+      context: unknown;
+    },
+  ): Promise<string> => {
+    const page = await accountPage.run(tx, a);
+    return JSON.stringify(renderingNamed(a.rendering).render(page, a.context));
+  },
+);
+
+/**
+ * What a list answers: the page's rows, or given a `view`, the page's response as JSON text,
+ * rendered where the page is read (`renderedAccountPage`).
+ */
+export type ListAnswer<Row, V> = Promise<V extends PageView<Row, unknown> ? RenderedJson : Page<Row>>;
+
+/** `pageOfList`, or with a `view`, its page rendered to JSON text (see `ListAnswer`). */
+export function listPage<L extends AccountList, V extends AnyView<ListRow<L>>>(
+  deps: Deps,
+  caller: Caller,
+  list: L,
+  conditions: Condition[],
+  page: PageRequest,
+  view: V,
+): ListAnswer<ListRow<L>, V> {
+  if (!view) return pageOfList(deps, caller, list, conditions, page) as ListAnswer<ListRow<L>, V>;
+  const args = {
+    list,
+    accountId: caller.accountId,
+    mode: caller.mode,
+    conditions,
+    page,
+    rendering: view.rendering.name,
+    context: view.context,
+  };
+  return deps.store.view(renderedAccountPage, args) as ListAnswer<ListRow<L>, V>;
+}
+
+/** A view of a list's rows with any context, or none (the rows themselves). */
+// biome-ignore lint/suspicious/noExplicitAny: the context's type is the rendering's own business
+export type AnyView<Row> = PageView<Row, any> | undefined;
+
+/** The row type of one of the lists. */
+export type ListRow<L extends AccountList> =
+  Awaited<ReturnType<Tx[L]['list']>> extends Page<infer Row> ? Row : never;

@@ -2,7 +2,7 @@ import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { CallLogRow } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
-import { pageOfList } from './lists.js';
+import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { timeConditions } from './payments.js';
 
 export interface LogFilters {
@@ -16,7 +16,14 @@ export interface LogFilters {
   created_lt?: number | undefined;
 }
 
-export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, page: PageRequest) {
+/** A page of the caller's call logs: its rows, or given a `view`, its response (lists.ts). */
+export async function listLogs<V extends AnyView<CallLogRow> = undefined>(
+  deps: Deps,
+  caller: Caller,
+  filters: LogFilters,
+  page: PageRequest,
+  view?: V,
+): ListAnswer<CallLogRow, V> {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.method) conditions.push(['method = ?', filters.method]);
   if (filters.path) conditions.push(['path = ?', filters.path]);
@@ -27,7 +34,7 @@ export async function listLogs(deps: Deps, caller: Caller, filters: LogFilters, 
   }
   if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
   if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
-  return pageOfList(deps, caller, 'logs', conditions, page);
+  return listPage(deps, caller, 'logs', conditions, page, view as V);
 }
 
 /**

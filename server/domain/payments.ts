@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
-import type { PaymentRow } from '../storage/rows.js';
+import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps, NamedIdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
-import { pageOfList } from './lists.js';
+import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settlePayment } from './settlement.js';
 import { commitUnit } from './transaction.js';
@@ -208,12 +208,19 @@ export function timeConditions(filters: {
   return conditions;
 }
 
-export async function listPayments(deps: Deps, caller: Caller, filters: PaymentFilters, page: PageRequest) {
+/** A page of the caller's payments: its rows, or given a `view`, its response (lists.ts). */
+export async function listPayments<V extends AnyView<ListedPaymentRow> = undefined>(
+  deps: Deps,
+  caller: Caller,
+  filters: PaymentFilters,
+  page: PageRequest,
+  view?: V,
+): ListAnswer<ListedPaymentRow, V> {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
   if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
   if (filters.flow) conditions.push(['flow = ?', filters.flow]);
-  return pageOfList(deps, caller, 'payments', conditions, page);
+  return listPage(deps, caller, 'payments', conditions, page, view as V);
 }
 
 /** What the hosted checkout page needs to show, found by the link's token. */

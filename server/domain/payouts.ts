@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import { networkOf } from '../operators/number-prefixes.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
-import type { PayoutRow, WalletRow } from '../storage/rows.js';
+import type { ListedPayoutRow, PayoutRow, WalletRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
-import { pageOfList } from './lists.js';
+import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settlePayout } from './settlement.js';
@@ -343,11 +343,18 @@ export interface PayoutFilters {
   created_lt?: number | undefined;
 }
 
-export async function listPayouts(deps: Deps, caller: Caller, filters: PayoutFilters, page: PageRequest) {
+/** A page of the caller's payouts: its rows, or given a `view`, its response (lists.ts). */
+export async function listPayouts<V extends AnyView<ListedPayoutRow> = undefined>(
+  deps: Deps,
+  caller: Caller,
+  filters: PayoutFilters,
+  page: PageRequest,
+  view?: V,
+): ListAnswer<ListedPayoutRow, V> {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
   if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
   if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
   if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
-  return pageOfList(deps, caller, 'payouts', conditions, page);
+  return listPage(deps, caller, 'payouts', conditions, page, view as V);
 }

@@ -4,7 +4,7 @@ import type { ServiceRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId } from './ids.js';
-import { pageOfList } from './lists.js';
+import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { commit } from './transaction.js';
 
 export async function createService(
@@ -36,14 +36,16 @@ export async function getService(deps: Deps, caller: Caller, id: string): Promis
   return row;
 }
 
-export async function listServices(
+/** A page of the caller's services: its rows, or given a `view`, its response (lists.ts). */
+export async function listServices<V extends AnyView<ServiceRow> = undefined>(
   deps: Deps,
   caller: Caller,
   filters: { status?: ServiceRow['status'] | undefined },
   page: PageRequest,
-) {
+  view?: V,
+): ListAnswer<ServiceRow, V> {
   const conditions: Condition[] = [filters.status ? ['status = ?', filters.status] : ["status <> 'deleted'"]];
-  return pageOfList(deps, caller, 'services', conditions, page);
+  return listPage(deps, caller, 'services', conditions, page, view as V);
 }
 
 /** Changes the given fields; a deleted service can no longer change. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
-import type { TopupRow } from '../storage/rows.js';
+import type { ListedTopupRow, TopupRow } from '../storage/rows.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
-import { pageOfList } from './lists.js';
+import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settleTopup } from './settlement.js';
@@ -65,13 +65,15 @@ export async function getTopup(deps: Deps, caller: Caller, id: string): Promise<
   return row;
 }
 
-export async function listTopups(
+/** A page of the caller's top-ups: its rows, or given a `view`, its response (lists.ts). */
+export async function listTopups<V extends AnyView<ListedTopupRow> = undefined>(
   deps: Deps,
   caller: Caller,
   filters: { status?: string | undefined; created_gte?: number | undefined; created_lt?: number | undefined },
   page: PageRequest,
-) {
+  view?: V,
+): ListAnswer<ListedTopupRow, V> {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
-  return pageOfList(deps, caller, 'topups', conditions, page);
+  return listPage(deps, caller, 'topups', conditions, page, view as V);
 }

@@ -2,10 +2,11 @@ import type { ApiKeyRotate } from '../../generated/openapi.js';
 import * as accounts from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import * as logs from '../domain/logs.js';
-import { sendSuccess, success } from '../http/envelope.js';
+import { sendRendered, sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { toApiKey, toLog, toPage } from '../http/representations.js';
+import { logsPage } from '../http/renderings.js';
+import { toApiKey, toPage } from '../http/representations.js';
 import type { ApiKeyRow } from '../storage/rows.js';
 import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
 
@@ -25,8 +26,9 @@ export function operationRoutes(deps: Deps, router: OperationRouter): void {
         ...createdRange(req),
       },
       pageOf(req),
+      { rendering: logsPage, context: null },
     );
-    sendSuccess(res, 200, toPage(page, toLog));
+    sendRendered(res, 200, page, deps.config.validateResponses);
   });
 
   router.get('/api-keys', async (req, res) => {

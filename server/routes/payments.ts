@@ -2,11 +2,11 @@ import type { RequestHandler } from 'express';
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payments from '../domain/payments.js';
-import { sendSuccess } from '../http/envelope.js';
+import { sendRendered, sendSuccess } from '../http/envelope.js';
 import { namedIdempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { paymentResponse } from '../http/renderings.js';
-import { toPage, toPayment } from '../http/representations.js';
+import { paymentResponse, paymentsPage } from '../http/renderings.js';
+import { toPayment } from '../http/representations.js';
 import type { ListedPaymentRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
@@ -46,8 +46,9 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
         ...createdRange(req),
       },
       pageOf(req),
+      { rendering: paymentsPage, context: deps.config.publicUrl },
     );
-    sendSuccess(res, 200, toPage(page, render));
+    sendRendered(res, 200, page, deps.config.validateResponses);
   });
 
   router.get('/payments/:id', async (req, res) => {

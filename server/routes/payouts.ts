@@ -1,10 +1,11 @@
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payouts from '../domain/payouts.js';
-import { sendSuccess, success } from '../http/envelope.js';
+import { sendRendered, sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { toPage, toPayout } from '../http/representations.js';
+import { payoutsPage } from '../http/renderings.js';
+import { toPayout } from '../http/representations.js';
 import type { ListedPayoutRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
@@ -63,8 +64,9 @@ export function payoutRoutes(deps: Deps, router: OperationRouter): void {
         ...createdRange(req),
       },
       pageOf(req),
+      { rendering: payoutsPage, context: null },
     );
-    sendSuccess(res, 200, toPage(page, toPayout));
+    sendRendered(res, 200, page, deps.config.validateResponses);
   });
 
   router.get('/payouts/:id', async (req, res) => {

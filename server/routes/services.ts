@@ -1,10 +1,11 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as services from '../domain/services.js';
-import { sendSuccess, success } from '../http/envelope.js';
+import { sendRendered, sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { toPage, toService } from '../http/representations.js';
+import { servicesPage } from '../http/renderings.js';
+import { toService } from '../http/representations.js';
 import type { ServiceRow } from '../storage/rows.js';
 import { callerOf, pageOf, pathId, text } from './query.js';
 
@@ -21,8 +22,11 @@ export function serviceRoutes(deps: Deps, router: OperationRouter): void {
 
   router.get('/services', async (req, res) => {
     const status = text(req, 'status') as ServiceRow['status'] | undefined;
-    const page = await services.listServices(deps, callerOf(req), { status }, pageOf(req));
-    sendSuccess(res, 200, toPage(page, toService));
+    const page = await services.listServices(deps, callerOf(req), { status }, pageOf(req), {
+      rendering: servicesPage,
+      context: null,
+    });
+    sendRendered(res, 200, page, deps.config.validateResponses);
   });
 
   router.get('/services/:id', async (req, res) => {

@@ -1,10 +1,11 @@
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as topups from '../domain/topups.js';
-import { sendSuccess, success } from '../http/envelope.js';
+import { sendRendered, sendSuccess, success } from '../http/envelope.js';
 import { idempotencyIntent } from '../http/idempotency.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { toPage, toTopup } from '../http/representations.js';
+import { topupsPage } from '../http/renderings.js';
+import { toTopup } from '../http/representations.js';
 import type { TopupRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
@@ -25,8 +26,9 @@ export function topupRoutes(deps: Deps, router: OperationRouter): void {
       callerOf(req),
       { status: text(req, 'status'), ...createdRange(req) },
       pageOf(req),
+      { rendering: topupsPage, context: null },
     );
-    sendSuccess(res, 200, toPage(page, toTopup));
+    sendRendered(res, 200, page, deps.config.validateResponses);
   });
 
   router.get('/topups/:id', async (req, res) => {
