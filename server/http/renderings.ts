@@ -23,7 +23,7 @@ export const paymentResponse = defineRendering('payment', (row: PaymentRow, publ
 /**
  * The pages of the account lists, rendered where they are read (server/domain/lists.ts): on
  * SQLite the reader thread renders the page and hands the event loop its JSON text, which
- * crosses between threads far more cheaply than the rows (docs/benchmarks.md: the list +35%).
+ * crosses between threads far more cheaply than the rows (docs/benchmarks.md: the list +11%).
  * Each is the envelope the route would have sent.
  */
 export const paymentsPage = defineRendering(
