@@ -25,17 +25,6 @@ export const accountPage = defineUnit(
   },
 );
 
-export function pageOfList<L extends AccountList>(
-  deps: Deps,
-  caller: Caller,
-  list: L,
-  conditions: Condition[],
-  page: PageRequest,
-): ReturnType<Tx[L]['list']> {
-  const args = { list, accountId: caller.accountId, mode: caller.mode, conditions, page };
-  return deps.store.view(accountPage, args) as ReturnType<Tx[L]['list']>;
-}
-
 /**
  * How a page of a list is answered: a named rendering of the page (server/http/renderings.ts)
  * and what it needs besides the page.
@@ -78,26 +67,23 @@ export const renderedAccountPage = defineUnit(
  */
 export type ListAnswer<Row, V> = Promise<V extends PageView<Row, unknown> ? RenderedJson : Page<Row>>;
 
-/** `pageOfList`, or with a `view`, its page rendered to JSON text (see `ListAnswer`). */
+/**
+ * A page of one of the caller's lists (`accountPage`), or with a `view`, its response rendered
+ * to JSON text where it is read (`renderedAccountPage`; see `ListAnswer`).
+ */
 export function listPage<L extends AccountList, V extends AnyView<ListRow<L>>>(
   deps: Deps,
   caller: Caller,
   list: L,
   conditions: Condition[],
   page: PageRequest,
-  view: V,
+  view?: V,
 ): ListAnswer<ListRow<L>, V> {
-  if (!view) return pageOfList(deps, caller, list, conditions, page) as ListAnswer<ListRow<L>, V>;
-  const args = {
-    list,
-    accountId: caller.accountId,
-    mode: caller.mode,
-    conditions,
-    page,
-    rendering: view.rendering.name,
-    context: view.context,
-  };
-  return deps.store.view(renderedAccountPage, args) as ListAnswer<ListRow<L>, V>;
+  const args = { list, accountId: caller.accountId, mode: caller.mode, conditions, page };
+  const answer = view
+    ? deps.store.view(renderedAccountPage, { ...args, rendering: view.rendering.name, context: view.context })
+    : deps.store.view(accountPage, args);
+  return answer as ListAnswer<ListRow<L>, V>;
 }
 
 /** A view of a list's rows with any context, or none (the rows themselves). */

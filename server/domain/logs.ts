@@ -34,7 +34,7 @@ export async function listLogs<V extends AnyView<CallLogRow> = undefined>(
   }
   if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
   if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
-  return listPage(deps, caller, 'logs', conditions, page, view as V);
+  return listPage(deps, caller, 'logs', conditions, page, view);
 }
 
 /**

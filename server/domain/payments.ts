@@ -220,7 +220,7 @@ export async function listPayments<V extends AnyView<ListedPaymentRow> = undefin
   if (filters.status) conditions.push(['status = ?', filters.status]);
   if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
   if (filters.flow) conditions.push(['flow = ?', filters.flow]);
-  return listPage(deps, caller, 'payments', conditions, page, view as V);
+  return listPage(deps, caller, 'payments', conditions, page, view);
 }
 
 /** What the hosted checkout page needs to show, found by the link's token. */

@@ -356,5 +356,5 @@ export async function listPayouts<V extends AnyView<ListedPayoutRow> = undefined
   if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
   if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
   if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
-  return listPage(deps, caller, 'payouts', conditions, page, view as V);
+  return listPage(deps, caller, 'payouts', conditions, page, view);
 }

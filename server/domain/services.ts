@@ -45,7 +45,7 @@ export async function listServices<V extends AnyView<ServiceRow> = undefined>(
   view?: V,
 ): ListAnswer<ServiceRow, V> {
   const conditions: Condition[] = [filters.status ? ['status = ?', filters.status] : ["status <> 'deleted'"]];
-  return listPage(deps, caller, 'services', conditions, page, view as V);
+  return listPage(deps, caller, 'services', conditions, page, view);
 }
 
 /** Changes the given fields; a deleted service can no longer change. */

@@ -75,5 +75,5 @@ export async function listTopups<V extends AnyView<ListedTopupRow> = undefined>(
 ): ListAnswer<ListedTopupRow, V> {
   const conditions: Condition[] = timeConditions(filters);
   if (filters.status) conditions.push(['status = ?', filters.status]);
-  return listPage(deps, caller, 'topups', conditions, page, view as V);
+  return listPage(deps, caller, 'topups', conditions, page, view);
 }
