@@ -295,6 +295,42 @@ describe('the writer thread', () => {
     await store.close();
   });
 
+  it('a closure queued behind a batch still on the writer thread waits for it without stopping the event loop, and all commit in queue order', async () => {
+    const { store, path } = await openAt(true);
+    await store.run(recordCalls, { rows: [logRow(0)], purgeBefore: null });
+    const other = new Database(path);
+    other.prepare('BEGIN IMMEDIATE').run();
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    // The first batch waits on the other connection's lock. The closure queued next would wait
+    // for that lock on this thread, its BEGIN IMMEDIATE stopping the event loop: it waits for the
+    // batch to be answered instead, and what is queued after it waits behind it.
+    const log = (n: number) => ({ rows: [logRow(n)], purgeBefore: null });
+    const queued: Promise<unknown>[] = [store.run(recordCalls, log(1))];
+    await nextTurn();
+    queued.push(
+      store.transact((tx) => tx.logs.insertMany([logRow(2)])),
+      store.run(recordCalls, log(3)),
+    );
+    await nextTurn();
+    queued.push(store.run(recordCalls, log(4)));
+    await nextTurn();
+    queued.push(store.run(recordCalls, log(5)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ticksWhileLocked = ticks;
+    expect(await within(Promise.race(queued), 0)).toBe('still waiting');
+    other.prepare('COMMIT').run();
+    other.close();
+    await expect(within(Promise.all(queued), 5_000)).resolves.not.toBe('still waiting');
+    clearInterval(ticking);
+    expect(ticksWhileLocked).toBeGreaterThan(10);
+    const db = new Database(path, { readonly: true });
+    const order = db.prepare('SELECT request_id FROM call_logs ORDER BY seq').pluck().all();
+    db.close();
+    expect(order).toEqual(['req_0', 'req_1', 'req_2', 'req_3', 'req_4', 'req_5']);
+    await store.close();
+  });
+
   it('a thread that died is a 503 to its callers, however it died (an exit or an uncaught error)', () => {
     for (const ended of [
       threadEnded('writer', 'exit code 1'),

@@ -29,6 +29,12 @@ interface Reader {
   keyVersion: Statement;
 }
 
+/**
+ * Batches the writer thread may have at once: the one it runs and the next, so it never waits
+ * for this thread between two (`#flush`).
+ */
+const batchesInFlight = 2;
+
 /** Readers kept open once their read ended: reads seldom overlap, since SQLite answers at once. */
 const idleReadersKept = 2;
 
@@ -83,8 +89,11 @@ export class SqliteStore implements Store {
   #riders: QueuedWork[] = [];
   #ridersDue: NodeJS.Timeout | undefined;
   #flushScheduled = false;
-  /** The batch running now, if any. */
+  /** The flush running now, if any: taking the queue, sending its batch, running its closures. */
   #flushing: Promise<void> | undefined;
+  /** Batches sent to the writer thread and not answered yet, and who waits for one to be. */
+  #batchesInFlight = 0;
+  #batchAnswered: Array<() => void> = [];
   readonly #checkpointer: Checkpointer | undefined;
   /** `keysVersion()` as read in this turn of the event loop (undefined: not read yet). */
   #keysVersionThisTurn: number | undefined;
@@ -182,8 +191,16 @@ export class SqliteStore implements Store {
   /**
    * Runs what is queued now: its consecutive named units on the writer thread, its closures
    * here, one part after the other in queue order.
+   *
+   * The writer thread gets the next batch while it still runs the one before
+   * (`batchesInFlight`), so it starts it as soon as that one is committed instead of waiting
+   * for this thread to hear of the commit and send more: it runs its messages in the order
+   * sent, so the units still commit in queue order. The queue is taken once a batch may be
+   * sent: what arrives meanwhile goes with it. Closures wait until every batch sent is
+   * answered: this connection's BEGIN IMMEDIATE would otherwise wait for the thread's lock.
    */
   async #flush(): Promise<void> {
+    if (this.#writer) while (this.#batchesInFlight >= batchesInFlight) await this.#aBatchAnswered();
     this.#boardRiders(false);
     const batch = this.#queue;
     this.#queue = [];
@@ -192,9 +209,26 @@ export class SqliteStore implements Store {
       let end = start + 1;
       while (end < batch.length && ((batch[end] as QueuedWork).unit !== undefined) === onThread) end += 1;
       const part = batch.slice(start, end);
-      await (onThread ? this.#runOnThread(part) : this.#runHere(part));
+      if (onThread) this.#send(part);
+      else {
+        while (this.#batchesInFlight > 0) await this.#aBatchAnswered();
+        await this.#runHere(part);
+      }
       start = end;
     }
+  }
+
+  /** Sends a batch to the writer thread; its units are settled when it answers. */
+  #send(part: QueuedWork[]): void {
+    this.#batchesInFlight += 1;
+    void this.#runOnThread(part).finally(() => {
+      this.#batchesInFlight -= 1;
+      for (const answered of this.#batchAnswered.splice(0)) answered();
+    });
+  }
+
+  #aBatchAnswered(): Promise<void> {
+    return new Promise<void>((resolve) => this.#batchAnswered.push(resolve));
   }
 
   /** Named units, as one transaction of the writer thread. */
@@ -377,8 +411,10 @@ export class SqliteStore implements Store {
   /** Resolves once no batch is queued or running and the reads running now have ended. */
   async #idle(): Promise<void> {
     this.#boardRiders(true);
-    while (this.#flushing || this.#flushScheduled) {
-      await (this.#flushing ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    while (this.#flushing || this.#flushScheduled || this.#batchesInFlight > 0) {
+      if (this.#flushing) await this.#flushing;
+      else if (this.#batchesInFlight > 0) await this.#aBatchAnswered();
+      else await new Promise<void>((resolve) => setImmediate(resolve));
     }
     while (this.#readsRunning > 0) await new Promise<void>((resolve) => this.#readsEnded.push(resolve));
   }
