@@ -188,21 +188,43 @@ async function pickFairly(
         const lease = now + a.leaseMs;
         if (!(await tx.events.lockDelivery(id, now, lease))) continue;
         s.add(id, mode, accountKey, endpoint.endpoint_id, 1);
-        const delivery = (await tx.events.delivery(id)) as DeliveryRow;
-        picked.push({
-          delivery,
-          event: await tx.events.eventById(delivery.event_id),
-          endpoint: await endpointOf(endpoint.endpoint_id),
-          lease,
-          accountKey,
-          mode,
-        });
+        picked.push(await leased(tx, id, lease, await endpointOf(endpoint.endpoint_id), accountKey, mode));
         started = true;
       }
       if (!started) accounts.delete(accountId);
     }
   }
 }
+
+/** A delivery just leased, with what sending it needs. */
+async function leased(
+  tx: Tx,
+  id: string,
+  lease: number,
+  endpoint: WebhookEndpointRow | undefined,
+  accountKey: string,
+  mode: Mode,
+): Promise<Claimed> {
+  const delivery = (await tx.events.delivery(id)) as DeliveryRow;
+  return { delivery, event: await tx.events.eventById(delivery.event_id), endpoint, lease, accountKey, mode };
+}
+
+/**
+ * A slot handed over: after a success, the same endpoint's next due delivery is leased in the
+ * transaction that records it, so the slot goes on to it without waiting for a claim. The
+ * sender asks for it only when no one else could have had the slot (see webhook-worker.ts).
+ */
+export interface HandOver {
+  now: number;
+  leaseMs: number;
+  /** In flight in this process: never leased twice, whatever the clock says of their lease. */
+  busyDeliveries: string[];
+  accountKey: string;
+  mode: Mode;
+}
+
+/** Candidates looked at for a handed-over slot: a neighbour's lease may have taken the first. */
+const handOverCandidates = 4;
 
 /** One attempt's outcome, as the sender decided it (next attempt, or giving up). */
 export interface AttemptOutcome {
@@ -222,6 +244,9 @@ export interface AttemptOutcome {
  * endpoint's circuit: a success closes it; a failure counts, opens it after `circuitFailures`
  * in a row for a cooldown that doubles while it keeps failing, and gives up what a paused
  * endpoint kept past the retry period. `endpointId` is null when the endpoint is gone.
+ *
+ * With `handOver`, a success also leases the endpoint's next due delivery for the slot, and
+ * answers it (`null`: nothing due, or the endpoint was deleted meanwhile).
  */
 export const recordAttempt = defineUnit(
   'webhooks.record',
@@ -233,18 +258,19 @@ export const recordAttempt = defineUnit(
       maxAgeMs: number;
       circuitFailures: number;
       cooldownMs: number;
+      handOver?: HandOver;
     },
-  ): Promise<void> => {
+  ): Promise<Claimed | null> => {
     const { outcome } = a;
     await tx.events.recordAttempt(outcome);
-    if (a.endpointId === null) return;
+    if (a.endpointId === null) return null;
     const health = await tx.events.endpointHealth(a.endpointId);
-    if (!health) return;
+    if (!health) return null;
     if (outcome.status === 'succeeded') {
       if (health.consecutive_failures !== 0 || health.paused_until !== null) {
         await tx.events.setEndpointHealth(a.endpointId, 0, null);
       }
-      return;
+      return a.handOver ? handOverSlot(tx, a.endpointId, a.handOver) : null;
     }
     // A paused endpoint's backlog is not attempted, so it would outlive the retry period: what
     // is past it is given up with each failure.
@@ -257,5 +283,25 @@ export const recordAttempt = defineUnit(
         ? attemptedAt + Math.min(maxPauseMs, a.cooldownMs * 2 ** Math.min(over, 30))
         : health.paused_until;
     await tx.events.setEndpointHealth(a.endpointId, failures, pausedUntil);
+    return null;
   },
 );
+
+/** Leases the endpoint's oldest due delivery for a slot handed over, if it has one. */
+async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Claimed | null> {
+  const endpoint = await tx.events.endpointById(endpointId);
+  if (!endpoint || endpoint.deleted_at !== null) return null;
+  const due = await tx.events.dueDeliveriesOf({
+    endpointId,
+    now: h.now,
+    limit: handOverCandidates,
+    busyDeliveries: h.busyDeliveries,
+  });
+  const lease = h.now + h.leaseMs;
+  for (const id of due) {
+    if (await tx.events.lockDelivery(id, h.now, lease)) {
+      return leased(tx, id, lease, endpoint, h.accountKey, h.mode);
+    }
+  }
+  return null;
+}

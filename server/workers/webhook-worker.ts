@@ -108,7 +108,25 @@ export function startWebhookWorker(
     return { ...result, durationMs: Math.round(performance.now() - started), gone: false };
   };
 
-  const record = async (claimed: Claimed, result: WebhookDeliveryResult & { gone: boolean }) => {
+  /**
+   * Whether a slot that just succeeded may go on to its endpoint's next delivery without a
+   * claim: only when no one else could have wanted it. Every other cap still has room (so any
+   * account or endpoint with something due already had a free slot to take), and the endpoint
+   * is not probing after a pause (a success there ends the probe: the slots come back, cap
+   * lifted, through a claim).
+   */
+  const canHandOver = ({ delivery, mode, accountKey }: Claimed): boolean =>
+    !stopped &&
+    slots.total < caps.total &&
+    slots.byMode[mode] < caps.mode[mode] &&
+    (slots.byAccount.get(accountKey) ?? 0) < caps.account &&
+    !slots.endpointCap.has(delivery.endpoint_id);
+
+  const record = async (
+    claimed: Claimed,
+    result: WebhookDeliveryResult & { gone: boolean },
+    handOver: boolean,
+  ): Promise<Claimed | null> => {
     const { delivery, endpoint } = claimed;
     const attemptedAt = clock.now();
     const giveUp = !result.ok && (result.gone || schedule.shouldGiveUp(delivery.created_at, attemptedAt));
@@ -121,7 +139,7 @@ export function startWebhookWorker(
         );
       }
     }
-    await store.run(recordAttempt, {
+    const next = await store.run(recordAttempt, {
       outcome: {
         id: delivery.id,
         lease: claimed.lease,
@@ -139,17 +157,39 @@ export function startWebhookWorker(
       maxAgeMs: config.webhookMaxAgeMs,
       circuitFailures: config.webhookCircuitFailures,
       cooldownMs: config.webhookCircuitCooldownMs,
+      ...(handOver && {
+        handOver: {
+          now: clock.now(),
+          leaseMs,
+          busyDeliveries: [...slots.deliveries],
+          accountKey: claimed.accountKey,
+          mode: claimed.mode,
+        },
+      }),
     });
     if (result.ok) succeeded++;
+    return next;
+  };
+
+  /** Takes a slot for a leased delivery and sends it. */
+  const start = (item: Claimed): void => {
+    slots.add(item.delivery.id, item.mode, item.accountKey, item.delivery.endpoint_id, 1);
+    if (item.endpoint && item.endpoint.consecutive_failures >= config.webhookCircuitFailures) {
+      slots.endpointCap.set(item.delivery.endpoint_id, 1);
+    }
+    run(item);
   };
 
   const run = (claimed: Claimed): void => {
     const { delivery, mode, accountKey } = claimed;
     let task: Promise<void> | undefined;
     task = (async () => {
-      let recorded: Promise<void> | undefined;
+      let recorded: Promise<Claimed | null> | undefined;
+      let handOver = false;
       try {
-        recorded = record(claimed, await send(claimed));
+        const result = await send(claimed);
+        handOver = result.ok && canHandOver(claimed);
+        recorded = record(claimed, result, handOver);
       } catch (err) {
         // The lease stays: the delivery is tried again once it expires.
         failures.failed(err);
@@ -159,10 +199,15 @@ export function startWebhookWorker(
       // soon as the outcome is on its way: the claim queued next commits together with this
       // record, running after it. Where units run side by side (PostgreSQL) a claim started now
       // may read before this record commits: there the slot is freed once the record is in.
-      if (!store.unitsRunInQueueOrder) await recorded?.catch(() => {});
+      // A slot handed over waits for the record, which says what it goes on to.
+      let next: Claimed | null = null;
+      if (handOver || !store.unitsRunInQueueOrder) next = (await recorded?.catch(() => null)) ?? null;
       slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
-      if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
-      if (!stopped) fill().catch((err) => failures.failed(err));
+      if (next) start(next);
+      else {
+        if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
+        if (!stopped) fill().catch((err) => failures.failed(err));
+      }
       try {
         await recorded;
       } catch (err) {
@@ -191,14 +236,7 @@ export function startWebhookWorker(
       try {
         do {
           again = false;
-          const claimed = await claim();
-          for (const item of claimed) {
-            slots.add(item.delivery.id, item.mode, item.accountKey, item.delivery.endpoint_id, 1);
-            if (item.endpoint && item.endpoint.consecutive_failures >= config.webhookCircuitFailures) {
-              slots.endpointCap.set(item.delivery.endpoint_id, 1);
-            }
-            run(item);
-          }
+          for (const item of await claim()) start(item);
         } while (again && !stopped);
       } finally {
         filling = undefined;
@@ -237,7 +275,8 @@ export function startWebhookWorker(
       stopped = true;
       if (timer) clearTimeout(timer);
       await filling?.catch(() => {});
-      await Promise.all([...running]);
+      // A slot handed over just before the stop starts one more delivery: it is waited for too.
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }

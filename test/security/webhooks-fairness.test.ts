@@ -181,6 +181,36 @@ describe('leases', () => {
   });
 });
 
+describe('slots that go on to the next delivery', () => {
+  it("a success leads its slot to the endpoint's next delivery, never past the endpoint's cap, each sent once", async () => {
+    const s = await server({ WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' });
+    const receiving = await receiver();
+    receiving.hold();
+    const id = await endpoint(s, receiving.url);
+    const events = await queueEvents(s, id, 9);
+
+    const pass = s.deliverWebhooks();
+    // Each step answers the deliveries held; their slots go on to the next ones, which are held.
+    for (let answered = 0; answered < events.length; ) {
+      await until(
+        () => receiving.held() === Math.min(2, events.length - answered),
+        `${answered} answered, the next in flight`,
+      );
+      const leased = (await outboxOf(s, id)).filter((d) => d.locked_until !== null);
+      expect(leased.length).toBeLessThanOrEqual(2);
+      answered += receiving.held();
+      receiving.release();
+      if (answered < events.length) receiving.hold();
+    }
+    expect(await pass).toBe(events.length);
+    expect(receiving.hits.map((h) => h.eventId).sort()).toEqual([...events].sort());
+    const rows = await outboxOf(s, id);
+    expect(rows.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.locked_until === null)).toBe(
+      true,
+    );
+  });
+});
+
 describe('circuit breaker', () => {
   it('pauses an endpoint after repeated failures, keeps the pause across a restart, probes once, and resumes', async () => {
     const s = await server({
