@@ -221,10 +221,15 @@ export class SqliteStore implements Store {
   /** Sends a batch to the writer thread; its units are settled when it answers. */
   #send(part: QueuedWork[]): void {
     this.#batchesInFlight += 1;
-    void this.#runOnThread(part).finally(() => {
-      this.#batchesInFlight -= 1;
-      for (const answered of this.#batchAnswered.splice(0)) answered();
-    });
+    this.#runOnThread(part)
+      // It settles every unit itself; should it throw after all, no caller is left waiting.
+      .catch((error: unknown) => {
+        for (const unit of part) unit.reject(error);
+      })
+      .finally(() => {
+        this.#batchesInFlight -= 1;
+        for (const answered of this.#batchAnswered.splice(0)) answered();
+      });
   }
 
   #aBatchAnswered(): Promise<void> {
