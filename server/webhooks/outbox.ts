@@ -223,9 +223,6 @@ export interface HandOver {
   mode: Mode;
 }
 
-/** Candidates looked at for a handed-over slot: a neighbour's lease may have taken the first. */
-const handOverCandidates = 4;
-
 /** One attempt's outcome, as the sender decided it (next attempt, or giving up). */
 export interface AttemptOutcome {
   id: string;
@@ -287,21 +284,21 @@ export const recordAttempt = defineUnit(
   },
 );
 
-/** Leases the endpoint's oldest due delivery for a slot handed over, if it has one. */
+/**
+ * Leases the endpoint's oldest due delivery for a slot handed over, if it has one. What another
+ * slot leased first is no longer due here: units of one SQLite batch see each other's writes,
+ * and PostgreSQL runs each in a SERIALIZABLE transaction that is tried again on a conflict.
+ */
 async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Claimed | null> {
   const endpoint = await tx.events.endpointById(endpointId);
   if (!endpoint || endpoint.deleted_at !== null) return null;
-  const due = await tx.events.dueDeliveriesOf({
+  const [id] = await tx.events.dueDeliveriesOf({
     endpointId,
     now: h.now,
-    limit: handOverCandidates,
+    limit: 1,
     busyDeliveries: h.busyDeliveries,
   });
   const lease = h.now + h.leaseMs;
-  for (const id of due) {
-    if (await tx.events.lockDelivery(id, h.now, lease)) {
-      return leased(tx, id, lease, endpoint, h.accountKey, h.mode);
-    }
-  }
-  return null;
+  if (id === undefined || !(await tx.events.lockDelivery(id, h.now, lease))) return null;
+  return leased(tx, id, lease, endpoint, h.accountKey, h.mode);
 }

@@ -159,7 +159,7 @@ export function startWebhookWorker(
       cooldownMs: config.webhookCircuitCooldownMs,
       ...(handOver && {
         handOver: {
-          now: clock.now(),
+          now: attemptedAt,
           leaseMs,
           busyDeliveries: [...slots.deliveries],
           accountKey: claimed.accountKey,
