@@ -36,17 +36,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** GET `path`, answered as production answers it (`validated` off) or through `res.json`. */
-async function answer(path: string, query: Record<string, string>, validated: boolean) {
+/** Runs `work` with the server answering as production does (`validated` off) or through `res.json`. */
+async function answering<T>(validated: boolean, work: () => Promise<T>): Promise<T> {
   const config = server.service.deps.config as { validateResponses: boolean };
   const before = config.validateResponses;
   config.validateResponses = validated;
   try {
-    return await server.request('GET', path, { query });
+    return await work();
   } finally {
     config.validateResponses = before;
   }
 }
+
+const answer = (path: string, query: Record<string, string>, validated: boolean) =>
+  answering(validated, () => server.request('GET', path, { query }));
 
 describe('a list page sent as rendered JSON text', () => {
   for (const [path, query] of [
@@ -73,10 +76,7 @@ describe('a list page sent as rendered JSON text', () => {
   }
 
   it('answers HEAD with the headers of GET and no body', async () => {
-    const config = server.service.deps.config as { validateResponses: boolean };
-    const before = config.validateResponses;
-    config.validateResponses = false;
-    try {
+    await answering(false, async () => {
       const head = await fetch(`${server.service.apiUrl}/payments?limit=10`, {
         method: 'HEAD',
         headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
@@ -86,8 +86,6 @@ describe('a list page sent as rendered JSON text', () => {
       expect(await head.text()).toBe('');
       expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
       expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
-    } finally {
-      config.validateResponses = before;
-    }
+    });
   });
 });

@@ -273,23 +273,37 @@ describe.each([
   });
 });
 
+/**
+ * Another connection holding the file's write lock until `release()`, and the event loop's ticks
+ * meanwhile (one per 5 ms): a loop stopped by a wait for that lock counts none.
+ */
+function anotherWriterLocks(path: string): { ticks: () => number; release: () => void } {
+  const other = new Database(path);
+  other.prepare('BEGIN IMMEDIATE').run();
+  let ticks = 0;
+  const ticking = setInterval(() => (ticks += 1), 5);
+  return {
+    ticks: () => ticks,
+    release() {
+      clearInterval(ticking);
+      other.prepare('COMMIT').run();
+      other.close();
+    },
+  };
+}
+
 describe('the writer thread', () => {
   it("waits for another connection's write lock while the event loop goes on", async () => {
     const { store, path } = await openAt(true);
     await store.run(recordCalls, { rows: [logRow(1)], purgeBefore: null });
-    const other = new Database(path);
-    other.prepare('BEGIN IMMEDIATE').run();
-    let ticks = 0;
-    const ticking = setInterval(() => (ticks += 1), 5);
+    const lock = anotherWriterLocks(path);
     const written = store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
     // In place, the store's BEGIN would wait in SQLite's busy handler on this thread: no tick
     // would come, and the lock below would never be let go before busy_timeout (5 s).
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const ticksWhileLocked = ticks;
-    other.prepare('COMMIT').run();
-    other.close();
+    const ticksWhileLocked = lock.ticks();
+    lock.release();
     await expect(within(written, 5_000)).resolves.toBeUndefined();
-    clearInterval(ticking);
     expect(ticksWhileLocked).toBeGreaterThan(10);
     expect(logCount(path)).toBe(2);
     await store.close();
@@ -298,10 +312,7 @@ describe('the writer thread', () => {
   it('a closure queued behind a batch still on the writer thread waits for it without stopping the event loop, and all commit in queue order', async () => {
     const { store, path } = await openAt(true);
     await store.run(recordCalls, { rows: [logRow(0)], purgeBefore: null });
-    const other = new Database(path);
-    other.prepare('BEGIN IMMEDIATE').run();
-    let ticks = 0;
-    const ticking = setInterval(() => (ticks += 1), 5);
+    const lock = anotherWriterLocks(path);
     // The first batch waits on the other connection's lock. The closure queued next would wait
     // for that lock on this thread, its BEGIN IMMEDIATE stopping the event loop: it waits for the
     // batch to be answered instead, and what is queued after it waits behind it.
@@ -317,12 +328,10 @@ describe('the writer thread', () => {
     await nextTurn();
     queued.push(store.run(recordCalls, log(5)));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const ticksWhileLocked = ticks;
+    const ticksWhileLocked = lock.ticks();
     expect(await within(Promise.race(queued), 0)).toBe('still waiting');
-    other.prepare('COMMIT').run();
-    other.close();
+    lock.release();
     await expect(within(Promise.all(queued), 5_000)).resolves.not.toBe('still waiting');
-    clearInterval(ticking);
     expect(ticksWhileLocked).toBeGreaterThan(10);
     const db = new Database(path, { readonly: true });
     const order = db.prepare('SELECT request_id FROM call_logs ORDER BY seq').pluck().all();
