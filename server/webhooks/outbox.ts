@@ -210,13 +210,17 @@ async function leased(
 }
 
 /**
- * A slot handed over: after a success, the same endpoint's next due delivery is leased in the
- * transaction that records it, so the slot goes on to it without waiting for a claim. The
- * sender asks for it only when no one else could have had the slot (see webhook-worker.ts).
+ * A slot handed over: after a success, the same endpoint's next due deliveries are leased in the
+ * transaction that records it, so the slot goes on without waiting for a claim. The sender asks
+ * for them only when no one else could have had the slot (see webhook-worker.ts), and keeps one
+ * leased ahead: the slot sends it while this record commits.
  */
 export interface HandOver {
   now: number;
+  /** Covers the slot's attempt in flight and then the delivery's own. */
   leaseMs: number;
+  /** How many to lease, oldest due first: the one the slot goes on to and the one ahead. */
+  deliveries: number;
   /** In flight in this process: never leased twice, whatever the clock says of their lease. */
   busyDeliveries: string[];
   accountKey: string;
@@ -242,8 +246,9 @@ export interface AttemptOutcome {
  * in a row for a cooldown that doubles while it keeps failing, and gives up what a paused
  * endpoint kept past the retry period. `endpointId` is null when the endpoint is gone.
  *
- * With `handOver`, a success also leases the endpoint's next due delivery for the slot, and
- * answers it (`null`: nothing due, or the endpoint was deleted meanwhile).
+ * With `handOver`, a success also leases the endpoint's next due deliveries for the slot, and
+ * answers them (none: nothing due, or the endpoint was deleted meanwhile). `release` gives back
+ * the leases a slot that does not go on held ahead, so they are due again at once.
  */
 export const recordAttempt = defineUnit(
   'webhooks.record',
@@ -256,18 +261,20 @@ export const recordAttempt = defineUnit(
       circuitFailures: number;
       cooldownMs: number;
       handOver?: HandOver;
+      release?: Array<{ id: string; lease: number }>;
     },
-  ): Promise<Claimed | null> => {
+  ): Promise<Claimed[]> => {
     const { outcome } = a;
     await tx.events.recordAttempt(outcome);
-    if (a.endpointId === null) return null;
+    for (const held of a.release ?? []) await tx.events.releaseDelivery(held.id, held.lease);
+    if (a.endpointId === null) return [];
     const health = await tx.events.endpointHealth(a.endpointId);
-    if (!health) return null;
+    if (!health) return [];
     if (outcome.status === 'succeeded') {
       if (health.consecutive_failures !== 0 || health.paused_until !== null) {
         await tx.events.setEndpointHealth(a.endpointId, 0, null);
       }
-      return a.handOver ? handOverSlot(tx, a.endpointId, a.handOver) : null;
+      return a.handOver ? handOverSlot(tx, a.endpointId, a.handOver) : [];
     }
     // A paused endpoint's backlog is not attempted, so it would outlive the retry period: what
     // is past it is given up with each failure.
@@ -280,25 +287,31 @@ export const recordAttempt = defineUnit(
         ? attemptedAt + Math.min(maxPauseMs, a.cooldownMs * 2 ** Math.min(over, 30))
         : health.paused_until;
     await tx.events.setEndpointHealth(a.endpointId, failures, pausedUntil);
-    return null;
+    return [];
   },
 );
 
 /**
- * Leases the endpoint's oldest due delivery for a slot handed over, if it has one. What another
- * slot leased first is no longer due here: units of one SQLite batch see each other's writes,
- * and PostgreSQL runs each in a SERIALIZABLE transaction that is tried again on a conflict.
+ * Leases the endpoint's oldest due deliveries for a slot handed over, at most `h.deliveries`.
+ * What another slot leased first is no longer due here: units of one SQLite batch see each
+ * other's writes, and PostgreSQL runs each in a SERIALIZABLE transaction that is tried again on
+ * a conflict.
  */
-async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Claimed | null> {
+async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Claimed[]> {
   const endpoint = await tx.events.endpointById(endpointId);
-  if (!endpoint || endpoint.deleted_at !== null) return null;
-  const [id] = await tx.events.dueDeliveriesOf({
+  if (!endpoint || endpoint.deleted_at !== null) return [];
+  const ids = await tx.events.dueDeliveriesOf({
     endpointId,
     now: h.now,
-    limit: 1,
+    limit: h.deliveries,
     busyDeliveries: h.busyDeliveries,
   });
   const lease = h.now + h.leaseMs;
-  if (id === undefined || !(await tx.events.lockDelivery(id, h.now, lease))) return null;
-  return leased(tx, id, lease, endpoint, h.accountKey, h.mode);
+  const taken: Claimed[] = [];
+  for (const id of ids) {
+    if (await tx.events.lockDelivery(id, h.now, lease)) {
+      taken.push(await leased(tx, id, lease, endpoint, h.accountKey, h.mode));
+    }
+  }
+  return taken;
 }

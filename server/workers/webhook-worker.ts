@@ -12,12 +12,15 @@ import type { Worker } from './polling-worker.js';
 const maxResponseBytes = 64 * 1024;
 /** Added to the attempt's deadline for the lease: loading before and recording after. */
 const leaseMarginMs = 3000;
+const nothingAhead: Promise<Claimed[]> = Promise.resolve([]);
 
 /**
  * The outbox sender: a continuous pool, not batches. Every delivery that can start now is
  * claimed with a lease covering its whole attempt (the deadline plus a margin, counted from
  * the claim) and started at once; each one that finishes frees its slot and the next due
- * delivery starts immediately, so no delivery waits for a slow neighbour.
+ * delivery starts immediately, so no delivery waits for a slow neighbour. A slot whose delivery
+ * succeeded while no one else wants a slot goes on to its endpoint's next delivery, keeping one
+ * leased ahead so that it sends while its record commits (`run` below).
  *
  * Fairness: slots are capped in all, per account and mode, and per endpoint; selection goes
  * round-robin across accounts, oldest due first within each; live deliveries are chosen
@@ -27,8 +30,8 @@ const leaseMarginMs = 3000;
  * ends one delivery probes it, and a success closes the circuit. That state is in the
  * database, so it survives restarts.
  *
- * A crash mid-send leaves the lease to expire, and the delivery is sent again: at least once,
- * never silently lost. In one process a delivery is never sent twice at the same time.
+ * A crash mid-send leaves the lease to expire (the one held ahead too), and the delivery is
+ * sent again: at least once, never silently lost. In one process a delivery is never sent twice at the same time.
  */
 export function startWebhookWorker(
   deps: Deps,
@@ -122,11 +125,17 @@ export function startWebhookWorker(
     (slots.byAccount.get(accountKey) ?? 0) < caps.account &&
     !slots.endpointCap.has(delivery.endpoint_id);
 
+  /**
+   * Records an attempt. `lease`: how many of the endpoint's next due deliveries the same
+   * transaction leases for the slot, which goes on (0: it does not); `release`: the leases it
+   * held ahead, given back because it does not go on. Answers what it leased, marked in flight.
+   */
   const record = async (
     claimed: Claimed,
     result: WebhookDeliveryResult & { gone: boolean },
-    handOver: boolean,
-  ): Promise<Claimed | null> => {
+    lease: number,
+    release: Claimed[],
+  ): Promise<Claimed[]> => {
     const { delivery, endpoint } = claimed;
     const attemptedAt = clock.now();
     const giveUp = !result.ok && (result.gone || schedule.shouldGiveUp(delivery.created_at, attemptedAt));
@@ -139,7 +148,7 @@ export function startWebhookWorker(
         );
       }
     }
-    const next = await store.run(recordAttempt, {
+    const leased = await store.run(recordAttempt, {
       outcome: {
         id: delivery.id,
         lease: claimed.lease,
@@ -157,53 +166,84 @@ export function startWebhookWorker(
       maxAgeMs: config.webhookMaxAgeMs,
       circuitFailures: config.webhookCircuitFailures,
       cooldownMs: config.webhookCircuitCooldownMs,
-      ...(handOver && {
+      ...(lease > 0 && {
         handOver: {
           now: attemptedAt,
-          leaseMs,
+          // The one leased ahead waits for the slot's attempt in flight, then has its own.
+          leaseMs: leaseMs + config.webhookTimeoutMs,
+          deliveries: lease,
           busyDeliveries: [...slots.deliveries],
           accountKey: claimed.accountKey,
           mode: claimed.mode,
         },
       }),
+      ...(release.length > 0 && { release: release.map((c) => ({ id: c.delivery.id, lease: c.lease })) }),
     });
+    for (const item of leased) slots.deliveries.add(item.delivery.id);
     if (result.ok) succeeded++;
-    return next;
+    return leased;
   };
 
-  /** Takes a slot for a leased delivery and sends it. */
-  const start = (item: Claimed): void => {
+  /** Takes a slot for a leased delivery and sends it; `ahead`: what is leased for the slot next. */
+  const start = (item: Claimed, ahead: Promise<Claimed[]> = nothingAhead): void => {
     slots.add(item.delivery.id, item.mode, item.accountKey, item.delivery.endpoint_id, 1);
     if (item.endpoint && item.endpoint.consecutive_failures >= config.webhookCircuitFailures) {
       slots.endpointCap.set(item.delivery.endpoint_id, 1);
     }
-    run(item);
+    run(item, ahead);
   };
 
-  const run = (claimed: Claimed): void => {
+  /**
+   * Sends a delivery in its slot and records it. After a success, while no one else could want
+   * the slot, the slot goes on: to the delivery leased ahead by the previous record if there is
+   * one, sent while this record commits and leases the next one ahead (the slot's cycle is the
+   * longer of a send and a record, not their sum); otherwise to what this record leases, once
+   * it commits. A slot that does not go on gives back what it held ahead in its record.
+   */
+  const run = (claimed: Claimed, ahead: Promise<Claimed[]>): void => {
     const { delivery, mode, accountKey } = claimed;
     let task: Promise<void> | undefined;
     task = (async () => {
-      let recorded: Promise<Claimed | null> | undefined;
-      let handOver = false;
+      let recorded: Promise<Claimed[]> | undefined;
+      let held: Claimed[] = [];
+      let next: Claimed | undefined;
+      let nextAhead = nothingAhead;
       try {
         const result = await send(claimed);
-        handOver = result.ok && canHandOver(claimed);
-        recorded = record(claimed, result, handOver);
+        // The previous record's answer: it has had the whole send to commit.
+        held = await ahead;
+        if (result.ok && canHandOver(claimed)) {
+          recorded = record(claimed, result, held.length === 0 ? 2 : 1, []);
+          if (held.length > 0) {
+            [next] = held;
+            const rest = held.slice(1);
+            nextAhead = recorded.then(
+              (leased) => [...rest, ...leased],
+              () => rest,
+            );
+          } else {
+            [next, ...held] = await recorded.catch((): Claimed[] => []);
+            nextAhead = Promise.resolve(held);
+          }
+          held = [];
+        } else {
+          recorded = record(claimed, result, 0, held);
+        }
       } catch (err) {
-        // The lease stays: the delivery is tried again once it expires.
+        // The lease stays: the delivery is tried again once it expires (those held ahead too).
         failures.failed(err);
+        held = await ahead;
       }
+      // Not going on: what was held ahead is no longer this process's (given back, or left to expire).
+      for (const item of held) slots.deliveries.delete(item.delivery.id);
       // The next claim must see this outcome: a failure may have paused the endpoint or given up
       // its backlog. A store that runs units in the order queued (SQLite) lets the slot go as
       // soon as the outcome is on its way: the claim queued next commits together with this
       // record, running after it. Where units run side by side (PostgreSQL) a claim started now
       // may read before this record commits: there the slot is freed once the record is in.
-      // A slot handed over waits for the record, which says what it goes on to.
-      let next: Claimed | null = null;
-      if (handOver || !store.unitsRunInQueueOrder) next = (await recorded?.catch(() => null)) ?? null;
+      if (!next && !store.unitsRunInQueueOrder) await recorded?.catch(() => null);
       slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
-      if (next) start(next);
+      if (next) start(next, nextAhead);
       else {
         if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
         if (!stopped) fill().catch((err) => failures.failed(err));
@@ -221,7 +261,6 @@ export function startWebhookWorker(
     })();
     running.add(task);
   };
-
   const failures = failureLog(logger, 'webhook delivery');
   let filling: Promise<void> | undefined;
   let again = false;

@@ -196,8 +196,10 @@ describe('slots that go on to the next delivery', () => {
         () => receiving.held() === Math.min(2, events.length - answered),
         `${answered} answered, the next in flight`,
       );
+      // Each of the two slots may hold one more leased ahead, never sent beside the one in flight.
       const leased = (await outboxOf(s, id)).filter((d) => d.locked_until !== null);
-      expect(leased.length).toBeLessThanOrEqual(2);
+      expect(leased.length).toBeLessThanOrEqual(4);
+      expect(receiving.held()).toBe(Math.min(2, events.length - answered));
       answered += receiving.held();
       receiving.release();
       if (answered < events.length) receiving.hold();
@@ -208,6 +210,58 @@ describe('slots that go on to the next delivery', () => {
     expect(rows.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.locked_until === null)).toBe(
       true,
     );
+  });
+});
+
+describe('a slot going on keeps one delivery leased ahead', () => {
+  it('sends it as soon as its attempt in flight succeeds, and gives it back when that attempt fails', async () => {
+    const s = await server({
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1',
+      WEBHOOK_RETRY_BASE_MS: '600000',
+      WEBHOOK_RETRY_MAX_MS: '600000',
+    });
+    const receiving = await receiver();
+    receiving.hold();
+    const id = await endpoint(s, receiving.url);
+    const events = await queueEvents(s, id, 5);
+    const leasedNow = async () =>
+      (await outboxOf(s, id))
+        .filter((d) => d.locked_until !== null)
+        .map((d) => d.event_id)
+        .sort();
+    const inFlight = (n: number) => () => receiving.hits.length === n && receiving.held() === 1;
+
+    const pass = s.deliverWebhooks();
+    await until(inFlight(1), 'the first delivery is in flight');
+    // The claim leases only what starts now.
+    expect(await leasedNow()).toEqual([events[0]]);
+
+    // Its success leases the next delivery and one ahead; the slot goes on to the next.
+    receiving.release();
+    receiving.hold();
+    await until(inFlight(2), 'the second delivery is in flight');
+    expect(receiving.hits[1]?.eventId).toBe(events[1]);
+    expect(await leasedNow()).toEqual([events[1], events[2]].sort());
+
+    // The next success goes on to the one held ahead, and its record leases the one after.
+    receiving.release();
+    receiving.hold();
+    await until(inFlight(3), 'the third delivery is in flight');
+    expect(receiving.hits[2]?.eventId).toBe(events[2]);
+    await until(
+      async () => (await leasedNow()).join() === [events[2], events[3]].sort().join(),
+      'the fourth delivery is leased ahead',
+    );
+
+    // A failure: the slot does not go on, and its record gives back the lease it held ahead, so
+    // the next claim starts that delivery at once instead of leaving it until the lease expires.
+    receiving.release(500);
+    await pass;
+    expect(receiving.hits.map((h) => h.eventId)).toEqual(events);
+    const rows = await outboxOf(s, id);
+    expect(rows.every((d) => d.locked_until === null)).toBe(true);
+    expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(2);
+    expect(rows.every((d) => d.attempts === 1)).toBe(true);
   });
 });
 

@@ -99,6 +99,10 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     `UPDATE webhook_deliveries SET locked_until = @lock_until
       WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
   );
+  const releaseDelivery = connection.prepare(
+    `UPDATE webhook_deliveries SET locked_until = NULL
+      WHERE id = @id AND status = 'pending' AND locked_until = @lease`,
+  );
   const recordAttempt = connection.prepare(
     `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
      VALUES (?, ?, ?, ?, ?)`,
@@ -250,6 +254,10 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
     async lockDelivery(id: string, now: number, lockUntil: number): Promise<boolean> {
       return (await lockDelivery.run({ id, now, lock_until: lockUntil })).changes === 1;
+    },
+    /** Gives a lease back unused, if it is still the one taken: the delivery is due again at once. */
+    async releaseDelivery(id: string, lease: number): Promise<void> {
+      await releaseDelivery.run({ id, lease });
     },
     /**
      * Records one attempt, and the delivery's new state if the lease `lease` is still ours
