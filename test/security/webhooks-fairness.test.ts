@@ -263,6 +263,31 @@ describe('a slot going on keeps one delivery leased ahead', () => {
     expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(2);
     expect(rows.every((d) => d.attempts === 1)).toBe(true);
   });
+
+  it('gives it back at a stop, so another process can send it at once', async () => {
+    const s = await server({ WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1' });
+    const receiving = await receiver();
+    receiving.hold();
+    const id = await endpoint(s, receiving.url);
+    const events = await queueEvents(s, id, 4);
+    const pass = s.deliverWebhooks();
+    await until(() => receiving.held() === 1, 'the first delivery is in flight');
+    receiving.release();
+    receiving.hold();
+    await until(() => receiving.hits.length === 2 && receiving.held() === 1, 'the second is in flight');
+    const heldAhead = (await outboxOf(s, id)).find((d) => d.event_id === events[2]);
+    expect(heldAhead?.locked_until).not.toBeNull();
+
+    // The stop lets the attempt in flight finish, records it, and gives the one ahead back.
+    const stopped = s.service.webhooks.stop();
+    receiving.release();
+    await stopped;
+    await pass;
+    expect(receiving.hits.map((h) => h.eventId)).toEqual(events.slice(0, 2));
+    const rows = await outboxOf(s, id);
+    expect(rows.filter((d) => d.status === 'succeeded').map((d) => d.event_id)).toEqual(events.slice(0, 2));
+    expect(rows.every((d) => d.locked_until === null)).toBe(true);
+  });
 });
 
 describe('circuit breaker', () => {
