@@ -31,7 +31,8 @@ const nothingAhead: Promise<Claimed[]> = Promise.resolve([]);
  * database, so it survives restarts.
  *
  * A crash mid-send leaves the lease to expire (the one held ahead too), and the delivery is
- * sent again: at least once, never silently lost. In one process a delivery is never sent twice at the same time.
+ * sent again: at least once, never silently lost. In one process a delivery is never sent twice
+ * at the same time.
  */
 export function startWebhookWorker(
   deps: Deps,
