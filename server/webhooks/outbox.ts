@@ -248,7 +248,7 @@ export interface AttemptOutcome {
  *
  * With `handOver`, a success also leases the endpoint's next due deliveries for the slot, and
  * answers them (none: nothing due, or the endpoint was deleted meanwhile). `release` gives back
- * the leases a slot that does not go on held ahead, so they are due again at once.
+ * the lease a slot that does not go on held ahead, so that delivery is due again at once.
  */
 export const recordAttempt = defineUnit(
   'webhooks.record',
@@ -261,12 +261,12 @@ export const recordAttempt = defineUnit(
       circuitFailures: number;
       cooldownMs: number;
       handOver?: HandOver;
-      release?: Array<{ id: string; lease: number }>;
+      release?: { id: string; lease: number };
     },
   ): Promise<Claimed[]> => {
     const { outcome } = a;
     await tx.events.recordAttempt(outcome);
-    for (const held of a.release ?? []) await tx.events.releaseDelivery(held.id, held.lease);
+    if (a.release) await tx.events.releaseDelivery(a.release.id, a.release.lease);
     if (a.endpointId === null) return [];
     const health = await tx.events.endpointHealth(a.endpointId);
     if (!health) return [];

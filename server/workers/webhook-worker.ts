@@ -12,7 +12,7 @@ import type { Worker } from './polling-worker.js';
 const maxResponseBytes = 64 * 1024;
 /** Added to the attempt's deadline for the lease: loading before and recording after. */
 const leaseMarginMs = 3000;
-const nothingAhead: Promise<Claimed[]> = Promise.resolve([]);
+const nothingAhead: Promise<Claimed | undefined> = Promise.resolve(undefined);
 
 /**
  * The outbox sender: a continuous pool, not batches. Every delivery that can start now is
@@ -128,14 +128,14 @@ export function startWebhookWorker(
 
   /**
    * Records an attempt. `lease`: how many of the endpoint's next due deliveries the same
-   * transaction leases for the slot, which goes on (0: it does not); `release`: the leases it
+   * transaction leases for the slot, which goes on (0: it does not); `release`: the delivery it
    * held ahead, given back because it does not go on. Answers what it leased, marked in flight.
    */
   const record = async (
     claimed: Claimed,
     result: WebhookDeliveryResult & { gone: boolean },
     lease: number,
-    release: Claimed[],
+    release?: Claimed,
   ): Promise<Claimed[]> => {
     const { delivery, endpoint } = claimed;
     const attemptedAt = clock.now();
@@ -178,7 +178,7 @@ export function startWebhookWorker(
           mode: claimed.mode,
         },
       }),
-      ...(release.length > 0 && { release: release.map((c) => ({ id: c.delivery.id, lease: c.lease })) }),
+      ...(release && { release: { id: release.delivery.id, lease: release.lease } }),
     });
     for (const item of leased) slots.deliveries.add(item.delivery.id);
     if (result.ok) succeeded++;
@@ -186,7 +186,7 @@ export function startWebhookWorker(
   };
 
   /** Takes a slot for a leased delivery and sends it; `ahead`: what is leased for the slot next. */
-  const start = (item: Claimed, ahead: Promise<Claimed[]> = nothingAhead): void => {
+  const start = (item: Claimed, ahead: Promise<Claimed | undefined> = nothingAhead): void => {
     slots.add(item.delivery.id, item.mode, item.accountKey, item.delivery.endpoint_id, 1);
     if (item.endpoint && item.endpoint.consecutive_failures >= config.webhookCircuitFailures) {
       slots.endpointCap.set(item.delivery.endpoint_id, 1);
@@ -201,12 +201,12 @@ export function startWebhookWorker(
    * longer of a send and a record, not their sum); otherwise to what this record leases, once
    * it commits. A slot that does not go on gives back what it held ahead in its record.
    */
-  const run = (claimed: Claimed, ahead: Promise<Claimed[]>): void => {
+  const run = (claimed: Claimed, ahead: Promise<Claimed | undefined>): void => {
     const { delivery, mode, accountKey } = claimed;
     let task: Promise<void> | undefined;
     task = (async () => {
       let recorded: Promise<Claimed[]> | undefined;
-      let held: Claimed[] = [];
+      let held: Claimed | undefined;
       let next: Claimed | undefined;
       let nextAhead = nothingAhead;
       try {
@@ -214,29 +214,31 @@ export function startWebhookWorker(
         // The previous record's answer: it has had the whole send to commit.
         held = await ahead;
         if (result.ok && canHandOver(claimed)) {
-          recorded = record(claimed, result, held.length === 0 ? 2 : 1, []);
-          if (held.length > 0) {
-            [next] = held;
-            const rest = held.slice(1);
+          if (held) {
+            // Sent now; this record leases the one after it while the send runs.
+            next = held;
+            held = undefined;
+            recorded = record(claimed, result, 1);
             nextAhead = recorded.then(
-              (leased) => [...rest, ...leased],
-              () => rest,
+              ([leased]) => leased,
+              () => undefined,
             );
           } else {
-            [next, ...held] = await recorded.catch((): Claimed[] => []);
-            nextAhead = Promise.resolve(held);
+            recorded = record(claimed, result, 2);
+            const [leased, leasedAhead] = await recorded.catch((): Claimed[] => []);
+            next = leased;
+            nextAhead = Promise.resolve(leasedAhead);
           }
-          held = [];
         } else {
           recorded = record(claimed, result, 0, held);
         }
       } catch (err) {
-        // The lease stays: the delivery is tried again once it expires (those held ahead too).
+        // The lease stays: the delivery is tried again once it expires (the one held ahead too).
         failures.failed(err);
         held = await ahead;
       }
       // Not going on: what was held ahead is no longer this process's (given back, or left to expire).
-      for (const item of held) slots.deliveries.delete(item.delivery.id);
+      if (held) slots.deliveries.delete(held.delivery.id);
       // The next claim must see this outcome: a failure may have paused the endpoint or given up
       // its backlog. A store that runs units in the order queued (SQLite) lets the slot go as
       // soon as the outcome is on its way: the claim queued next commits together with this

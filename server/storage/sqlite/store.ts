@@ -200,7 +200,7 @@ export class SqliteStore implements Store {
    * answered: this connection's BEGIN IMMEDIATE would otherwise wait for the thread's lock.
    */
   async #flush(): Promise<void> {
-    if (this.#writer) while (this.#batchesInFlight >= batchesInFlight) await this.#aBatchAnswered();
+    if (this.#writer) await this.#batchesBelow(batchesInFlight);
     this.#boardRiders(false);
     const batch = this.#queue;
     this.#queue = [];
@@ -211,7 +211,7 @@ export class SqliteStore implements Store {
       const part = batch.slice(start, end);
       if (onThread) this.#send(part);
       else {
-        while (this.#batchesInFlight > 0) await this.#aBatchAnswered();
+        await this.#batchesBelow(1);
         await this.#runHere(part);
       }
       start = end;
@@ -232,8 +232,11 @@ export class SqliteStore implements Store {
       });
   }
 
-  #aBatchAnswered(): Promise<void> {
-    return new Promise<void>((resolve) => this.#batchAnswered.push(resolve));
+  /** Resolves once fewer than `count` batches are on the writer thread. */
+  async #batchesBelow(count: number): Promise<void> {
+    while (this.#batchesInFlight >= count) {
+      await new Promise<void>((resolve) => this.#batchAnswered.push(resolve));
+    }
   }
 
   /** Named units, as one transaction of the writer thread. */
@@ -418,7 +421,7 @@ export class SqliteStore implements Store {
     this.#boardRiders(true);
     while (this.#flushing || this.#flushScheduled || this.#batchesInFlight > 0) {
       if (this.#flushing) await this.#flushing;
-      else if (this.#batchesInFlight > 0) await this.#aBatchAnswered();
+      else if (this.#batchesInFlight > 0) await this.#batchesBelow(1);
       else await new Promise<void>((resolve) => setImmediate(resolve));
     }
     while (this.#readsRunning > 0) await new Promise<void>((resolve) => this.#readsEnded.push(resolve));

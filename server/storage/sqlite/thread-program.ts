@@ -13,8 +13,7 @@
  * the writer, a read-only one on the reader), then, with a `seq` the answer repeats: `units` (a
  * batch, writer: each unit in its own savepoint inside one transaction, answered once the COMMIT
  * is on disk; the store may send the next batch while this one runs, and the thread takes them
- * in the order sent), `read` (reader:
- * one unit on one snapshot of committed data) and `close`.
+ * in the order sent), `read` (reader: one unit on one snapshot of committed data) and `close`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
