@@ -25,6 +25,8 @@ export interface ControlledReceiver {
   hits: Hit[];
   /** Requests arrived and not answered yet. */
   held(): number;
+  /** The most requests held at once so far. */
+  mostHeld(): number;
   /** From now on, hold every request until `release`. */
   hold(): void;
   /** Answer the held requests, and those to come, with `status`. */
@@ -37,6 +39,8 @@ export async function startControlledReceiver(status = 200): Promise<ControlledR
   let holding = false;
   let answer = status;
   const waiting: ServerResponse[] = [];
+  const held = () => waiting.filter((res) => !res.writableEnded && !res.destroyed).length;
+  let mostHeld = 0;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -44,8 +48,10 @@ export async function startControlledReceiver(status = 200): Promise<ControlledR
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       hits.push({ eventId: String(req.headers['x-webhook-id']), headers: req.headers, body });
-      if (holding) waiting.push(res);
-      else res.writeHead(answer).end('ok');
+      if (holding) {
+        waiting.push(res);
+        mostHeld = Math.max(mostHeld, held());
+      } else res.writeHead(answer).end('ok');
     });
   });
   server.on('connection', (socket: Socket) => {
@@ -58,7 +64,8 @@ export async function startControlledReceiver(status = 200): Promise<ControlledR
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     hits,
-    held: () => waiting.filter((res) => !res.writableEnded && !res.destroyed).length,
+    held,
+    mostHeld: () => mostHeld,
     hold() {
       holding = true;
     },
