@@ -212,14 +212,14 @@ async function leased(
 /**
  * A slot handed over: after a success, the same endpoint's next due deliveries are leased in the
  * transaction that records it, so the slot goes on without waiting for a claim. The sender asks
- * for them only when no one else could have had the slot (see webhook-worker.ts), and keeps one
- * leased ahead: the slot sends it while this record commits.
+ * for them only when no one else could have had the slot (see webhook-worker.ts), and keeps a
+ * few leased ahead: the slot sends them while its records commit.
  */
 export interface HandOver {
   now: number;
   /** Covers the slot's attempt in flight and then the delivery's own. */
   leaseMs: number;
-  /** How many to lease, oldest due first: the one the slot goes on to and the one ahead. */
+  /** How many to lease, oldest due first: the one the slot goes on to and those held ahead. */
   deliveries: number;
   /** In flight in this process: never leased twice, whatever the clock says of their lease. */
   busyDeliveries: string[];
@@ -248,7 +248,7 @@ export interface AttemptOutcome {
  *
  * With `handOver`, a success also leases the endpoint's next due deliveries for the slot, and
  * answers them (none: nothing due, or the endpoint was deleted meanwhile). `release` gives back
- * the lease a slot that does not go on held ahead, so that delivery is due again at once.
+ * the leases a slot that does not go on held ahead, so those deliveries are due again at once.
  */
 export const recordAttempt = defineUnit(
   'webhooks.record',
@@ -261,12 +261,12 @@ export const recordAttempt = defineUnit(
       circuitFailures: number;
       cooldownMs: number;
       handOver?: HandOver;
-      release?: { id: string; lease: number };
+      release?: { id: string; lease: number }[];
     },
   ): Promise<Claimed[]> => {
     const { outcome } = a;
     await tx.events.recordAttempt(outcome);
-    if (a.release) await tx.events.releaseDelivery(a.release.id, a.release.lease);
+    for (const held of a.release ?? []) await tx.events.releaseDelivery(held.id, held.lease);
     if (a.endpointId === null) return [];
     const health = await tx.events.endpointHealth(a.endpointId);
     if (!health) return [];

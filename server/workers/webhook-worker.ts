@@ -12,15 +12,25 @@ import type { Worker } from './polling-worker.js';
 const maxResponseBytes = 64 * 1024;
 /** Added to the attempt's deadline for the lease: loading before and recording after. */
 const leaseMarginMs = 3000;
-const nothingAhead: Promise<Claimed | undefined> = Promise.resolve(undefined);
+
+/**
+ * What a slot going on holds next, oldest first: deliveries leased ahead, and the records in
+ * flight that each lease one more (undefined: nothing was due, or the record failed).
+ */
+type Ahead = Promise<Claimed | undefined>[];
+
+/** Everything a slot held ahead, once the records in flight have answered. */
+async function settled(ahead: Ahead): Promise<Claimed[]> {
+  return (await Promise.all(ahead)).filter((item): item is Claimed => item !== undefined);
+}
 
 /**
  * The outbox sender: a continuous pool, not batches. Every delivery that can start now is
  * claimed with a lease covering its whole attempt (the deadline plus a margin, counted from
  * the claim) and started at once; each one that finishes frees its slot and the next due
  * delivery starts immediately, so no delivery waits for a slow neighbour. A slot whose delivery
- * succeeded while no one else wants a slot goes on to its endpoint's next delivery, keeping one
- * leased ahead so that it sends while its record commits (`run` below).
+ * succeeded while no one else wants a slot goes on to its endpoint's next delivery, keeping a
+ * few leased ahead so that it sends while its records commit (`run` below).
  *
  * Fairness: slots are capped in all, per account and mode, and per endpoint; selection goes
  * round-robin across accounts, oldest due first within each; live deliveries are chosen
@@ -30,7 +40,7 @@ const nothingAhead: Promise<Claimed | undefined> = Promise.resolve(undefined);
  * ends one delivery probes it, and a success closes the circuit. That state is in the
  * database, so it survives restarts.
  *
- * A crash mid-send leaves the lease to expire (the one held ahead too), and the delivery is
+ * A crash mid-send leaves the lease to expire (those held ahead too), and the delivery is
  * sent again: at least once, never silently lost. In one process a delivery is never sent twice
  * at the same time.
  */
@@ -128,14 +138,14 @@ export function startWebhookWorker(
 
   /**
    * Records an attempt. `lease`: how many of the endpoint's next due deliveries the same
-   * transaction leases for the slot, which goes on (0: it does not); `release`: the delivery it
+   * transaction leases for the slot, which goes on (0: it does not); `release`: what the slot
    * held ahead, given back because it does not go on. Answers what it leased, marked in flight.
    */
   const record = async (
     claimed: Claimed,
     result: WebhookDeliveryResult & { gone: boolean },
     lease: number,
-    release?: Claimed,
+    release: Claimed[] = [],
   ): Promise<Claimed[]> => {
     const { delivery, endpoint } = claimed;
     const attemptedAt = clock.now();
@@ -170,23 +180,25 @@ export function startWebhookWorker(
       ...(lease > 0 && {
         handOver: {
           now: attemptedAt,
-          // The one leased ahead waits for the slot's attempt in flight, then has its own.
-          leaseMs: leaseMs + config.webhookTimeoutMs,
+          // One leased ahead may wait for as many attempts as are held before it, then has its own.
+          leaseMs: leaseMs + config.webhookLeaseAhead * config.webhookTimeoutMs,
           deliveries: lease,
           busyDeliveries: [...slots.deliveries],
           accountKey: claimed.accountKey,
           mode: claimed.mode,
         },
       }),
-      ...(release && { release: { id: release.delivery.id, lease: release.lease } }),
+      ...(release.length > 0 && {
+        release: release.map((held) => ({ id: held.delivery.id, lease: held.lease })),
+      }),
     });
     for (const item of leased) slots.deliveries.add(item.delivery.id);
     if (result.ok) succeeded++;
     return leased;
   };
 
-  /** Takes a slot for a leased delivery and sends it; `ahead`: what is leased for the slot next. */
-  const start = (item: Claimed, ahead: Promise<Claimed | undefined> = nothingAhead): void => {
+  /** Takes a slot for a leased delivery and sends it; `ahead`: what the slot holds next (see `run`). */
+  const start = (item: Claimed, ahead: Ahead = []): void => {
     slots.add(item.delivery.id, item.mode, item.accountKey, item.delivery.endpoint_id, 1);
     if (item.endpoint && item.endpoint.consecutive_failures >= config.webhookCircuitFailures) {
       slots.endpointCap.set(item.delivery.endpoint_id, 1);
@@ -196,49 +208,49 @@ export function startWebhookWorker(
 
   /**
    * Sends a delivery in its slot and records it. After a success, while no one else could want
-   * the slot, the slot goes on: to the delivery leased ahead by the previous record if there is
-   * one, sent while this record commits and leases the next one ahead (the slot's cycle is the
-   * longer of a send and a record, not their sum); otherwise to what this record leases, once
-   * it commits. A slot that does not go on gives back what it held ahead in its record.
+   * the slot, the slot goes on to its endpoint's next delivery. It keeps `webhookLeaseAhead`
+   * of them leased ahead, oldest first: each record that goes on leases one more, and the slot
+   * sends the oldest held while the newer records commit, so its sends do not wait for the
+   * disk (the first success leases them all at once). A slot that does not go on gives back
+   * what it held ahead in its record.
    */
-  const run = (claimed: Claimed, ahead: Promise<Claimed | undefined>): void => {
+  const run = (claimed: Claimed, ahead: Ahead): void => {
     const { delivery, mode, accountKey } = claimed;
     let task: Promise<void> | undefined;
     task = (async () => {
       let recorded: Promise<Claimed[]> | undefined;
-      let held: Claimed | undefined;
+      let held: Claimed[] = [];
       let next: Claimed | undefined;
-      let nextAhead = nothingAhead;
       try {
         const result = await send(claimed);
-        // The previous record's answer: it has had the whole send to commit.
-        held = await ahead;
         if (result.ok && canHandOver(claimed)) {
-          if (held) {
-            // Sent now; this record leases the one after it while the send runs.
-            next = held;
-            held = undefined;
+          if (ahead.length > 0) {
             recorded = record(claimed, result, 1);
-            nextAhead = recorded.then(
-              ([leased]) => leased,
-              () => undefined,
+            ahead.push(
+              recorded.then(
+                ([leased]) => leased,
+                () => undefined,
+              ),
             );
+            // The oldest record's answer: it has had the most sends to commit.
+            while (!next && ahead.length > 0) next = await ahead.shift();
           } else {
-            recorded = record(claimed, result, 2);
-            const [leased, leasedAhead] = await recorded.catch((): Claimed[] => []);
+            recorded = record(claimed, result, 1 + config.webhookLeaseAhead);
+            const [leased, ...leasedAhead] = await recorded.catch((): Claimed[] => []);
             next = leased;
-            nextAhead = Promise.resolve(leasedAhead);
+            ahead = leasedAhead.map((item) => Promise.resolve(item));
           }
         } else {
+          held = await settled(ahead);
           recorded = record(claimed, result, 0, held);
         }
       } catch (err) {
-        // The lease stays: the delivery is tried again once it expires (the one held ahead too).
+        // The lease stays: the delivery is tried again once it expires (those held ahead too).
         failures.failed(err);
-        held = await ahead;
+        held = await settled(ahead);
       }
       // Not going on: what was held ahead is no longer this process's (given back, or left to expire).
-      if (held) slots.deliveries.delete(held.delivery.id);
+      for (const item of held) slots.deliveries.delete(item.delivery.id);
       // The next claim must see this outcome: a failure may have paused the endpoint or given up
       // its backlog. A store that runs units in the order queued (SQLite) lets the slot go as
       // soon as the outcome is on its way: the claim queued next commits together with this
@@ -246,7 +258,7 @@ export function startWebhookWorker(
       // may read before this record commits: there the slot is freed once the record is in.
       if (!next && !store.unitsRunInQueueOrder) await recorded?.catch(() => null);
       slots.add(delivery.id, mode, accountKey, delivery.endpoint_id, -1);
-      if (next) start(next, nextAhead);
+      if (next) start(next, ahead);
       else {
         if (!slots.byEndpoint.has(delivery.endpoint_id)) slots.endpointCap.delete(delivery.endpoint_id);
         if (!stopped) fill().catch((err) => failures.failed(err));

@@ -194,7 +194,10 @@ describe('leases', () => {
 
 describe('slots that go on to the next delivery', () => {
   it("a success leads its slot to the endpoint's next delivery, never past the endpoint's cap, each sent once", async () => {
-    const { s, receiving, id, events } = await heldBacklog({ WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' }, 9);
+    const { s, receiving, id, events } = await heldBacklog(
+      { WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2', WEBHOOK_LEASE_AHEAD: '2' },
+      9,
+    );
 
     const pass = s.deliverWebhooks();
     // Each step answers the deliveries held; their slots go on to the next ones, which are held.
@@ -203,9 +206,9 @@ describe('slots that go on to the next delivery', () => {
         () => receiving.held() === Math.min(2, events.length - answered),
         `${answered} answered, the next in flight`,
       );
-      // Each of the two slots may hold one more leased ahead, never sent beside the one in flight.
+      // Each of the two slots may hold two more leased ahead, never sent beside the one in flight.
       const leased = (await outboxOf(s, id)).filter((d) => d.locked_until !== null);
-      expect(leased.length).toBeLessThanOrEqual(4);
+      expect(leased.length).toBeLessThanOrEqual(6);
       expect(receiving.mostHeld()).toBeLessThanOrEqual(2);
       answered += receiving.held();
       receiving.release();
@@ -221,7 +224,7 @@ describe('slots that go on to the next delivery', () => {
   });
 });
 
-describe('a slot going on keeps one delivery leased ahead', () => {
+describe('a slot going on keeps deliveries leased ahead', () => {
   /** The events whose delivery is leased now, sorted. */
   const leasedOf = async (s: TestServer, id: string) =>
     (await outboxOf(s, id))
@@ -230,62 +233,67 @@ describe('a slot going on keeps one delivery leased ahead', () => {
       .sort();
   /** The `n`th delivery has arrived and is the one held. */
   const inFlight = (r: ControlledReceiver, n: number) => () => r.hits.length === n && r.held() === 1;
+  const oneSlotTwoAhead = {
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1',
+    WEBHOOK_LEASE_AHEAD: '2',
+    WEBHOOK_RETRY_BASE_MS: '600000',
+    WEBHOOK_RETRY_MAX_MS: '600000',
+  };
 
-  it('sends it as soon as its attempt in flight succeeds, and gives it back when that attempt fails', async () => {
-    const { s, receiving, id, events } = await heldBacklog(
-      {
-        WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1',
-        WEBHOOK_RETRY_BASE_MS: '600000',
-        WEBHOOK_RETRY_MAX_MS: '600000',
-      },
-      5,
-    );
+  it('sends the oldest held as soon as its attempt in flight succeeds, and gives them all back when one fails', async () => {
+    const { s, receiving, id, events } = await heldBacklog(oneSlotTwoAhead, 6);
     const leasedNow = () => leasedOf(s, id);
+    /** Answers the delivery in flight and waits for the slot's `n`th one, which must be `events[n - 1]`. */
+    const succeedThen = async (n: number) => {
+      receiving.release();
+      receiving.hold();
+      await until(inFlight(receiving, n), `delivery ${n} is in flight`);
+      expect(receiving.hits[n - 1]?.eventId).toBe(events[n - 1]);
+    };
 
     const pass = s.deliverWebhooks();
     await until(inFlight(receiving, 1), 'the first delivery is in flight');
     // The claim leases only what starts now.
     expect(await leasedNow()).toEqual([events[0]]);
 
-    // Its success leases the next delivery and one ahead; the slot goes on to the next.
-    receiving.release();
-    receiving.hold();
-    await until(inFlight(receiving, 2), 'the second delivery is in flight');
-    expect(receiving.hits[1]?.eventId).toBe(events[1]);
-    expect(await leasedNow()).toEqual([events[1], events[2]].sort());
+    // Its success leases the next delivery and two ahead; the slot goes on to the next.
+    await succeedThen(2);
+    expect(await leasedNow()).toEqual([events[1], events[2], events[3]].sort());
 
-    // The next success goes on to the one held ahead, and its record leases the one after.
-    receiving.release();
-    receiving.hold();
-    await until(inFlight(receiving, 3), 'the third delivery is in flight');
-    expect(receiving.hits[2]?.eventId).toBe(events[2]);
+    // Each later success goes on to the oldest held, and its record leases one more behind it.
+    await succeedThen(3);
     await until(
-      async () => (await leasedNow()).join() === [events[2], events[3]].sort().join(),
-      'the fourth delivery is leased ahead',
+      async () => (await leasedNow()).join() === [events[2], events[3], events[4]].sort().join(),
+      'the fifth delivery is leased ahead',
+    );
+    await succeedThen(4);
+    await until(
+      async () => (await leasedNow()).join() === [events[3], events[4], events[5]].sort().join(),
+      'the sixth delivery is leased ahead',
     );
 
-    // A failure: the slot does not go on, and its record gives back the lease it held ahead, so
-    // the next claim starts that delivery at once instead of leaving it until the lease expires.
+    // A failure: the slot does not go on, and its record gives back both leases it held ahead,
+    // so the next claims start those deliveries at once instead of leaving them until the
+    // leases expire.
     receiving.release(500);
     await pass;
     expect(receiving.hits.map((h) => h.eventId)).toEqual(events);
     const rows = await outboxOf(s, id);
     expect(rows.every((d) => d.locked_until === null)).toBe(true);
-    expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(2);
+    expect(rows.filter((d) => d.status === 'succeeded').map((d) => d.event_id)).toEqual(events.slice(0, 3));
     expect(rows.every((d) => d.attempts === 1)).toBe(true);
   });
 
-  it('gives it back at a stop, so another process can send it at once', async () => {
-    const { s, receiving, id, events } = await heldBacklog({ WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1' }, 4);
+  it('gives them back at a stop, so another process can send them at once', async () => {
+    const { s, receiving, id, events } = await heldBacklog(oneSlotTwoAhead, 5);
     const pass = s.deliverWebhooks();
     await until(inFlight(receiving, 1), 'the first delivery is in flight');
     receiving.release();
     receiving.hold();
     await until(inFlight(receiving, 2), 'the second is in flight');
-    const heldAhead = (await outboxOf(s, id)).find((d) => d.event_id === events[2]);
-    expect(heldAhead?.locked_until).not.toBeNull();
+    expect(await leasedOf(s, id)).toEqual(events.slice(1, 4).sort());
 
-    // The stop lets the attempt in flight finish, records it, and gives the one ahead back.
+    // The stop lets the attempt in flight finish, records it, and gives the two ahead back.
     const stopped = s.service.webhooks.stop();
     receiving.release();
     await stopped;
