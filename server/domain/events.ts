@@ -1,4 +1,5 @@
 import type { Event, EventName } from '../../generated/openapi.js';
+import type { EndpointSubscription } from '../storage/repositories/events.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { iso } from './clock.js';
@@ -47,8 +48,13 @@ export async function recordEvent(
     created_at: now,
   });
   for (const endpoint of await tx.events.enabledEndpoints(accountId, mode)) {
-    const subscribed = endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(name);
-    if (subscribed) await tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
+    if (subscribes(endpoint, name))
+      await tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
   }
   return event;
+}
+
+/** Whether an endpoint takes an event: it lists it, or it lists none (all events). */
+export function subscribes(endpoint: EndpointSubscription, name: string): boolean {
+  return endpoint.events === null || (JSON.parse(endpoint.events) as string[]).includes(name);
 }

@@ -1,15 +1,16 @@
 import type {
-  EventName,
   WebhookEndpointCreate,
   WebhookEndpointUpdate,
   WebhookSecretRotation,
 } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { EndpointSubscription } from '../storage/repositories/events.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { checkWebhookUrl, webhookUrlPolicy } from '../webhooks/url-policy.js';
 import type { Caller, Deps, IdempotencyIntent } from './context.js';
 import { ApiError, notFound } from './errors.js';
+import { subscribes } from './events.js';
 import { newId } from './ids.js';
 import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
@@ -177,14 +178,14 @@ export async function resendEvent(
   return commit(deps, caller, intent, async (tx, now) => {
     const event = await tx.events.getEvent(caller.accountId, caller.mode, eventId);
     if (!event) throw notFound('event', eventId);
-    let endpoints: WebhookEndpointRow[];
+    let endpoints: EndpointSubscription[];
     if (endpointId !== undefined) {
       const endpoint = await tx.events.getEndpoint(caller.accountId, caller.mode, endpointId);
       if (!endpoint) throw notFound('webhook endpoint', endpointId);
       endpoints = [endpoint];
     } else {
-      endpoints = (await tx.events.enabledEndpoints(caller.accountId, caller.mode)).filter(
-        (e) => e.events === null || (JSON.parse(e.events) as EventName[]).includes(event.event as EventName),
+      endpoints = (await tx.events.enabledEndpoints(caller.accountId, caller.mode)).filter((e) =>
+        subscribes(e, event.event),
       );
     }
     const deliveries: DeliveryRow[] = [];

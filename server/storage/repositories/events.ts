@@ -10,6 +10,9 @@ export interface DueEndpoint {
   consecutive_failures: number;
 }
 
+/** An enabled endpoint and the events it subscribes to (`events`: a JSON array, null for all). */
+export type EndpointSubscription = Pick<WebhookEndpointRow, 'id' | 'events'>;
+
 /**
  * Events, the webhook endpoints they go to, and the outbox of deliveries between them.
  * Endpoint signing secrets are sealed on the way in and opened on the way out, so the rows
@@ -48,8 +51,10 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
   const healthOf = connection.prepare<{ consecutive_failures: number; paused_until: number | null }>(
     'SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE id = ?',
   );
-  const enabledEndpoints = connection.prepare<WebhookEndpointRow>(
-    `SELECT * FROM webhook_endpoints WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
+  // Only what routing an event needs: no secret is opened for it.
+  const enabledEndpoints = connection.prepare<EndpointSubscription>(
+    `SELECT id, events FROM webhook_endpoints
+      WHERE account_id = ? AND mode = ? AND status = 'enabled' AND deleted_at IS NULL
       ORDER BY seq`,
   );
   const insertDelivery = connection.prepare(
@@ -176,8 +181,9 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
       );
       return { ...result, items: result.items.map((row) => opened(row) as WebhookEndpointRow) };
     },
-    async enabledEndpoints(accountId: string, mode: Mode): Promise<WebhookEndpointRow[]> {
-      return (await enabledEndpoints.all(accountId, mode)).map((row) => opened(row) as WebhookEndpointRow);
+    /** The enabled endpoints of an account and mode, oldest first, with the events each takes. */
+    async enabledEndpoints(accountId: string, mode: Mode): Promise<EndpointSubscription[]> {
+      return enabledEndpoints.all(accountId, mode);
     },
     /** Whether an older version left a secret in clear (a read: a read-only file stays usable). */
     async hasClearSecrets(): Promise<boolean> {
