@@ -193,26 +193,36 @@ interface Pending {
   expires_at: number;
 }
 
+/** What a settlement pass did: how many items reached a final state, and whether more are due. */
+export interface SettlementPass {
+  settled: number;
+  /** A query filled its batch: the rows behind it are due too, so the next pass should not wait. */
+  more: boolean;
+}
+
 /**
  * One pass of the settlement worker: asks the operator about every due item, applies final
  * outcomes, expires what waited too long, and schedules the rest for another look.
- * Returns how many items reached a final state.
  */
-export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
+export async function settleDue(deps: Deps, batchSize = 100): Promise<SettlementPass> {
   const now = deps.clock.now();
   const { store, operators, config } = deps;
   const recheckAt = now + config.settlementPollMs;
 
-  const { payments, topups, payouts } = await store.read(async (tx) => {
+  const { payments, topups, payouts, more } = await store.read(async (tx) => {
     const byId = <T extends { id: string }>(rows: T[]) => [...new Map(rows.map((r) => [r.id, r])).values()];
-    const duePayments = await tx.payments.due(now, batchSize);
-    const expiredPayments = await tx.payments.expired(now, batchSize);
-    const dueTopups = await tx.topups.due(now, batchSize);
-    const expiredTopups = await tx.topups.expired(now, batchSize);
-    return {
-      payments: byId([...duePayments, ...expiredPayments]),
-      topups: byId([...dueTopups, ...expiredTopups]),
+    const batches = {
+      duePayments: await tx.payments.due(now, batchSize),
+      expiredPayments: await tx.payments.expired(now, batchSize),
+      dueTopups: await tx.topups.due(now, batchSize),
+      expiredTopups: await tx.topups.expired(now, batchSize),
       payouts: await tx.payouts.due(now, batchSize),
+    };
+    return {
+      payments: byId([...batches.duePayments, ...batches.expiredPayments]),
+      topups: byId([...batches.dueTopups, ...batches.expiredTopups]),
+      payouts: batches.payouts,
+      more: Object.values(batches).some((rows) => rows.length >= batchSize),
     };
   });
 
@@ -300,7 +310,7 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
   // claimed first, its next check moved past a lease that outlasts this pass's questions about
   // it, and only the instance that won the claim asks the operator. A crashed instance's claims
   // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
-  if (items.length === 0) return 0;
+  if (items.length === 0) return { settled: 0, more: false };
   const leaseUntil = (mode: Mode) =>
     now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
   const won = new Set(
@@ -338,5 +348,5 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<number> {
       }),
     );
   }
-  return (await Promise.all(applied)).filter(Boolean).length;
+  return { settled: (await Promise.all(applied)).filter(Boolean).length, more };
 }

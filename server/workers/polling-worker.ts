@@ -7,23 +7,30 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** What a pass did: `count` items done; `more`: work is left that the next pass can do now. */
+export interface PassResult {
+  count: number;
+  more: boolean;
+}
+
 /**
  * Runs `pass` every `pollMs`, one pass at a time: a pass asked for while one runs waits for it.
+ * A pass that says more is left is followed by the next at once, not after `pollMs`.
  * Failures are logged without flooding and the loop carries on at the next tick.
  */
 export function startPollingWorker(options: {
   name: string;
   pollMs: number;
-  pass: () => Promise<number>;
+  pass: () => Promise<PassResult>;
   logger: Logger;
   autostart: boolean;
 }): Worker {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  let running: Promise<PassResult> | undefined;
   let stopped = false;
 
-  const runOnce = async (): Promise<number> => {
-    while (running) await running.catch(() => 0);
+  const pass = async (): Promise<PassResult> => {
+    while (running) await running.catch(() => undefined);
     running = options.pass().finally(() => {
       running = undefined;
     });
@@ -32,22 +39,23 @@ export function startPollingWorker(options: {
 
   const failures = failureLog(options.logger, options.name);
   const loop = async () => {
+    let more = false;
     try {
-      await runOnce();
+      ({ more } = await pass());
       failures.succeeded();
     } catch (err) {
       failures.failed(err);
     }
-    if (!stopped) timer = setTimeout(loop, options.pollMs);
+    if (!stopped) timer = setTimeout(loop, more ? 0 : options.pollMs);
   };
   if (options.autostart) timer = setTimeout(loop, options.pollMs);
 
   return {
-    runOnce,
+    runOnce: async () => (await pass()).count,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running?.catch(() => 0);
+      await running?.catch(() => undefined);
     },
   };
 }

@@ -5,8 +5,10 @@ import { idempotencyPurger } from '../domain/transaction.js';
 import { startPollingWorker, type Worker } from './polling-worker.js';
 
 /**
- * Polls the operators for pending payments, top-ups and payouts every `settlementPollMs`.
- * Everything it needs is in the database, so after a restart it simply carries on.
+ * Polls the operators for pending payments, top-ups and payouts every `settlementPollMs`, and
+ * at once again while a pass finds a full batch due (a backlog drains at the pace the store
+ * and the operators allow, not a batch per poll). Everything it needs is in the database, so
+ * after a restart it simply carries on.
  */
 export function startSettlementWorker(deps: Deps, logger: Logger, options: { autostart: boolean }): Worker {
   // Housekeeping rides on the same loop: idempotency records past their 24 hours are purged.
@@ -15,9 +17,9 @@ export function startSettlementWorker(deps: Deps, logger: Logger, options: { aut
     name: 'settlement',
     pollMs: deps.config.settlementPollMs,
     pass: async () => {
-      const settled = await settleDue(deps);
+      const { settled, more } = await settleDue(deps);
       await purgeIdempotency();
-      return settled;
+      return { count: settled, more };
     },
     logger,
     autostart: options.autostart,
