@@ -473,8 +473,10 @@ describe('two instances on one PostgreSQL database', () => {
     const [a, b] = await startPair(url, {
       WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
       WEBHOOK_CIRCUIT_FAILURES: '1000',
-      // Two deliveries in flight per instance: three leases at once mean the other one holds some.
+      // Two deliveries in flight per instance, each slot holding two more leased ahead: an instance
+      // holds at most six leases, so seven at once mean the other one holds some.
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
+      WEBHOOK_LEASE_AHEAD: '2',
       // The dead instance's leases end 3 s after this deadline; the receiver answers in 300 ms,
       // so 5 s (instead of the default 10) only shortens the wait for them.
       WEBHOOK_TIMEOUT_MS: '5000',
@@ -542,13 +544,14 @@ describe('two instances on one PostgreSQL database', () => {
     // some. The instance is frozen (SIGSTOP) before the leases are read, so none it holds can end
     // between that read and the kill, however long a busy machine takes; if it held none then,
     // it runs on and the read is tried again.
+    const mostOneInstanceHolds = 2 * (1 + 2);
     let leasedBeforeKill = new Map<string, number>();
     await waitUntil(
       async () => {
-        if ((await leasedDeliveries(url)).size <= 2) return false;
+        if ((await leasedDeliveries(url)).size <= mostOneInstanceHolds) return false;
         b.pause();
         leasedBeforeKill = await leasedDeliveries(url);
-        if (leasedBeforeKill.size > 2) return true;
+        if (leasedBeforeKill.size > mostOneInstanceHolds) return true;
         b.resume();
         return false;
       },
