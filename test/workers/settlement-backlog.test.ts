@@ -32,6 +32,14 @@ describe('the polling loop', () => {
     return { passes: () => passes, stop: () => started.stop() };
   }
 
+  /** Moves the fake clock on by each step's milliseconds, then expects that many passes so far. */
+  async function expectPasses(w: ReturnType<typeof worker>, steps: [ms: number, passes: number][]) {
+    for (const [ms, passes] of steps) {
+      await vi.advanceTimersByTimeAsync(ms);
+      expect(w.passes(), `after ${ms} ms more`).toBe(passes);
+    }
+  }
+
   it('runs the next pass at once while a pass says more is due, then waits for the next poll', async () => {
     vi.useFakeTimers();
     const w = worker([
@@ -39,27 +47,24 @@ describe('the polling loop', () => {
       { count: 100, more: true },
       { count: 7, more: false },
     ]);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(w.passes()).toBe(1);
     // "At once" is the next turn of the event loop (a timer of 0, which Node makes 1 ms).
-    await vi.advanceTimersByTimeAsync(10);
-    expect(w.passes()).toBe(3);
-    await vi.advanceTimersByTimeAsync(59_980);
-    expect(w.passes()).toBe(3);
-    await vi.advanceTimersByTimeAsync(20);
-    expect(w.passes()).toBe(4);
+    await expectPasses(w, [
+      [60_000, 1],
+      [10, 3],
+      [59_980, 3],
+      [20, 4],
+    ]);
     await w.stop();
   });
 
   it('waits for the next poll after a failed pass, instead of trying again at once', async () => {
     vi.useFakeTimers();
     const w = worker([{ count: 100, more: true }, new Error('the store is away')]);
-    await vi.advanceTimersByTimeAsync(60_010);
-    expect(w.passes()).toBe(2);
-    await vi.advanceTimersByTimeAsync(59_980);
-    expect(w.passes()).toBe(2);
-    await vi.advanceTimersByTimeAsync(20);
-    expect(w.passes()).toBe(3);
+    await expectPasses(w, [
+      [60_010, 2],
+      [59_980, 2],
+      [20, 3],
+    ]);
     await w.stop();
   });
 });
