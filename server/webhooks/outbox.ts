@@ -217,7 +217,7 @@ async function leased(
  */
 export interface HandOver {
   now: number;
-  /** Covers the slot's attempt in flight and then the delivery's own. */
+  /** Covers the attempts the slot sends before a delivery leased ahead, then that one's own. */
   leaseMs: number;
   /** How many to lease, oldest due first: the one the slot goes on to and those held ahead. */
   deliveries: number;

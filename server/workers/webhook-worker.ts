@@ -14,14 +14,30 @@ const maxResponseBytes = 64 * 1024;
 const leaseMarginMs = 3000;
 
 /**
- * What a slot going on holds next, oldest first: deliveries leased ahead, and the records in
- * flight that each lease one more (undefined: nothing was due, or the record failed).
+ * What a slot going on holds next, oldest first: deliveries leased ahead (one an entry), and
+ * the records in flight, each answering what it leases (none: nothing was due, or it failed).
  */
-type Ahead = Promise<Claimed | undefined>[];
+type Ahead = Promise<Claimed[]>[];
 
 /** Everything a slot held ahead, once the records in flight have answered. */
 async function settled(ahead: Ahead): Promise<Claimed[]> {
-  return (await Promise.all(ahead)).filter((item): item is Claimed => item !== undefined);
+  return (await Promise.all(ahead)).flat();
+}
+
+/**
+ * Takes the oldest delivery held ahead, waiting for a record in flight if that is what comes
+ * first (the oldest: it has had the most sends to commit). What else that record leased stays
+ * ahead, one entry each.
+ */
+async function nextHeld(ahead: Ahead): Promise<Claimed | undefined> {
+  while (ahead.length > 0) {
+    const [first, ...rest] = await (ahead.shift() as Promise<Claimed[]>);
+    if (first) {
+      ahead.unshift(...rest.map((item) => Promise.resolve([item])));
+      return first;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -209,10 +225,9 @@ export function startWebhookWorker(
   /**
    * Sends a delivery in its slot and records it. After a success, while no one else could want
    * the slot, the slot goes on to its endpoint's next delivery. It keeps `webhookLeaseAhead`
-   * of them leased ahead, oldest first: each record that goes on leases one more, and the slot
-   * sends the oldest held while the newer records commit, so its sends do not wait for the
-   * disk (the first success leases them all at once). A slot that does not go on gives back
-   * what it held ahead in its record.
+   * of them leased ahead, oldest first: each record that goes on leases what tops that up, and
+   * the slot sends the oldest held while the newer records commit, so its sends do not wait for
+   * the disk. A slot that does not go on gives back what it held ahead in its record.
    */
   const run = (claimed: Claimed, ahead: Ahead): void => {
     const { delivery, mode, accountKey } = claimed;
@@ -224,22 +239,11 @@ export function startWebhookWorker(
       try {
         const result = await send(claimed);
         if (result.ok && canHandOver(claimed)) {
-          if (ahead.length > 0) {
-            recorded = record(claimed, result, 1);
-            ahead.push(
-              recorded.then(
-                ([leased]) => leased,
-                () => undefined,
-              ),
-            );
-            // The oldest record's answer: it has had the most sends to commit.
-            while (!next && ahead.length > 0) next = await ahead.shift();
-          } else {
-            recorded = record(claimed, result, 1 + config.webhookLeaseAhead);
-            const [leased, ...leasedAhead] = await recorded.catch((): Claimed[] => []);
-            next = leased;
-            ahead = leasedAhead.map((item) => Promise.resolve(item));
-          }
+          // Leases what brings the slot back to its depth ahead, plus the one it goes on to:
+          // all of them after a claim, one more in the steady state.
+          recorded = record(claimed, result, 1 + config.webhookLeaseAhead - ahead.length);
+          ahead.push(recorded.catch((): Claimed[] => []));
+          next = await nextHeld(ahead);
         } else {
           held = await settled(ahead);
           recorded = record(claimed, result, 0, held);
