@@ -30,7 +30,20 @@ const openedKept = 256;
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new RangeError('the secrets encryption key must be 32 bytes');
   const openedBefore = new Map<string, string>();
-  const box = {
+  const decrypt = (sealed: string, rowId: string): string => {
+    const [version, ivText, bodyText] = sealed.split('.');
+    if (`${version}.` !== PREFIX || !ivText || !bodyText) {
+      throw new Error('a stored secret is not sealed: was the database written by an older version?');
+    }
+    const body = Buffer.from(bodyText, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivText, 'base64url'));
+    decipher.setAAD(Buffer.from(rowId, 'utf8'));
+    decipher.setAuthTag(body.subarray(body.length - 16));
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString(
+      'utf8',
+    );
+  };
+  return {
     seal(plaintext, rowId) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -39,34 +52,17 @@ export function createSecretBox(key: Buffer): SecretBox {
       return `${PREFIX}${iv.toString('base64url')}.${body.toString('base64url')}`;
     },
     open(sealed, rowId) {
-      const [version, ivText, bodyText] = sealed.split('.');
-      if (`${version}.` !== PREFIX || !ivText || !bodyText) {
-        throw new Error('a stored secret is not sealed: was the database written by an older version?');
-      }
-      const body = Buffer.from(bodyText, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivText, 'base64url'));
-      decipher.setAAD(Buffer.from(rowId, 'utf8'));
-      decipher.setAuthTag(body.subarray(body.length - 16));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString(
-        'utf8',
-      );
-    },
-    isSealed(value) {
-      return value.startsWith(PREFIX);
-    },
-  } satisfies SecretBox;
-  return {
-    seal: box.seal,
-    isSealed: box.isSealed,
-    open(sealed, rowId) {
       const memo = `${rowId} ${sealed}`;
       const known = openedBefore.get(memo);
       if (known !== undefined) return known;
-      // Opened (and authenticated) first: a value that does not open is never remembered.
-      const plaintext = box.open(sealed, rowId);
+      // Decrypted (and authenticated) first: a value that does not open is never remembered.
+      const plaintext = decrypt(sealed, rowId);
       if (openedBefore.size >= openedKept) openedBefore.delete(openedBefore.keys().next().value as string);
       openedBefore.set(memo, plaintext);
       return plaintext;
+    },
+    isSealed(value) {
+      return value.startsWith(PREFIX);
     },
   };
 }
