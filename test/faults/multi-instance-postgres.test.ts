@@ -470,13 +470,15 @@ describe('two instances on one PostgreSQL database', () => {
   }, async () => {
     const started = Date.now();
     const url = await (cluster as PostgresCluster).createDatabase();
+    // Two deliveries in flight per instance, each slot holding two more leased ahead: one instance
+    // holds at most six leases, so seven at once mean the other one holds some.
+    const [slotsPerEndpoint, leaseAhead] = [2, 2];
+    const mostOneInstanceHolds = slotsPerEndpoint * (1 + leaseAhead);
     const [a, b] = await startPair(url, {
       WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
       WEBHOOK_CIRCUIT_FAILURES: '1000',
-      // Two deliveries in flight per instance, each slot holding two more leased ahead: an instance
-      // holds at most six leases, so seven at once mean the other one holds some.
-      WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2',
-      WEBHOOK_LEASE_AHEAD: '2',
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(slotsPerEndpoint),
+      WEBHOOK_LEASE_AHEAD: String(leaseAhead),
       // The dead instance's leases end 3 s after this deadline; the receiver answers in 300 ms,
       // so 5 s (instead of the default 10) only shortens the wait for them.
       WEBHOOK_TIMEOUT_MS: '5000',
@@ -544,7 +546,6 @@ describe('two instances on one PostgreSQL database', () => {
     // some. The instance is frozen (SIGSTOP) before the leases are read, so none it holds can end
     // between that read and the kill, however long a busy machine takes; if it held none then,
     // it runs on and the read is tried again.
-    const mostOneInstanceHolds = 2 * (1 + 2);
     let leasedBeforeKill = new Map<string, number>();
     await waitUntil(
       async () => {

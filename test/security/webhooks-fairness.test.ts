@@ -53,6 +53,13 @@ async function endpoint(on: TestServer, url: string, as = on.test): Promise<stri
 
 const distinct = (r: ControlledReceiver) => new Set(r.hits.map((h) => h.eventId)).size;
 
+/** The events whose delivery is leased now, sorted. */
+const leasedOf = async (s: TestServer, id: string) =>
+  (await outboxOf(s, id))
+    .filter((d) => d.locked_until !== null)
+    .map((d) => d.event_id)
+    .sort();
+
 /** A server, a receiver holding every request, one endpoint of it, and `count` events queued for it. */
 async function heldBacklog(env: Record<string, string>, count: number) {
   const s = await server(env);
@@ -194,8 +201,9 @@ describe('leases', () => {
 
 describe('slots that go on to the next delivery', () => {
   it("a success leads its slot to the endpoint's next delivery, never past the endpoint's cap, each sent once", async () => {
+    const [slotsPerEndpoint, leaseAhead] = [2, 2];
     const { s, receiving, id, events } = await heldBacklog(
-      { WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2', WEBHOOK_LEASE_AHEAD: '2' },
+      { WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(slotsPerEndpoint), WEBHOOK_LEASE_AHEAD: String(leaseAhead) },
       9,
     );
 
@@ -206,9 +214,8 @@ describe('slots that go on to the next delivery', () => {
         () => receiving.held() === Math.min(2, events.length - answered),
         `${answered} answered, the next in flight`,
       );
-      // Each of the two slots may hold two more leased ahead, never sent beside the one in flight.
-      const leased = (await outboxOf(s, id)).filter((d) => d.locked_until !== null);
-      expect(leased.length).toBeLessThanOrEqual(6);
+      // Each slot may hold `leaseAhead` more leased, never sent beside the one in flight.
+      expect((await leasedOf(s, id)).length).toBeLessThanOrEqual(slotsPerEndpoint * (1 + leaseAhead));
       expect(receiving.mostHeld()).toBeLessThanOrEqual(2);
       answered += receiving.held();
       receiving.release();
@@ -225,12 +232,6 @@ describe('slots that go on to the next delivery', () => {
 });
 
 describe('a slot going on keeps deliveries leased ahead', () => {
-  /** The events whose delivery is leased now, sorted. */
-  const leasedOf = async (s: TestServer, id: string) =>
-    (await outboxOf(s, id))
-      .filter((d) => d.locked_until !== null)
-      .map((d) => d.event_id)
-      .sort();
   /** The `n`th delivery has arrived and is the one held. */
   const inFlight = (r: ControlledReceiver, n: number) => () => r.hits.length === n && r.held() === 1;
   const oneSlotTwoAhead = {
