@@ -1,7 +1,9 @@
 /**
  * The published docs work with no network: built by `npm run docs`, served from 127.0.0.1 and
  * opened in Chromium with every other origin cut off, they request nothing elsewhere and still
- * render every operation and webhook.
+ * render every operation and webhook. Readers open them in a browser, so this check runs in
+ * Debian's full Chromium, not in the headless shell the other browser tests use
+ * (test/support/browser.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -9,9 +11,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/docs/build.js';
 import {
+  fullChromiumPath,
   type IsolatedPage,
+  launchChromium,
   openIsolatedPage,
-  releaseChromium,
   type StaticServer,
   saveScreenshot,
   serveDirectory,
@@ -121,7 +124,7 @@ describe('docs', () => {
     beforeAll(async () => {
       const { htmlPath } = await buildDocs();
       server = await serveDirectory(dirname(htmlPath));
-      browser = await sharedChromium();
+      browser = await launchChromium(fullChromiumPath);
       isolated = await openIsolatedPage(browser, server.url, { viewport: { width: 1280, height: 1600 } });
       await isolated.page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       const webhooks = Object.values<Json>(spec['x-webhooks'] ?? {}).map(
@@ -132,7 +135,7 @@ describe('docs', () => {
     }, 180_000);
 
     afterAll(async () => {
-      await releaseChromium(browser);
+      await browser?.close();
       await server?.close();
     });
 
