@@ -28,7 +28,7 @@ const headlessShellPath = '/usr/bin/chromium-headless-shell';
  * source, the same version and the same engine; the shell is Chromium's headless mode of old,
  * the one Playwright itself runs headless tests in. The full browser's headless mode builds a
  * whole browser window for every page: on this 2-core machine a fresh context, page and
- * navigation cost 440 ms of CPU in it against 130 ms in the shell, and test:unit took 398
+ * navigation cost 441 ms of CPU in it against 134 ms in the shell, and test:unit took 398
  * CPU-seconds of the machine against 287 (docs/decisions/0019-browser-tests-in-the-headless-shell.md).
  * The published docs are still checked in the full browser (test/docs/docs-offline.test.ts).
  */
