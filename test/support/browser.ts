@@ -17,7 +17,7 @@ import {
 export { type StaticServer, serveDirectory } from '../../scripts/lib/static-server.js';
 
 /** Debian's Chromium, the full browser (`apt-get install chromium`). */
-export const fullChromiumPath = '/usr/bin/chromium';
+const fullChromiumPath = '/usr/bin/chromium';
 
 /** Debian's Chromium headless shell (`apt-get install chromium-headless-shell`). */
 const headlessShellPath = '/usr/bin/chromium-headless-shell';
@@ -30,7 +30,6 @@ const headlessShellPath = '/usr/bin/chromium-headless-shell';
  * whole browser window for every page: on this 2-core machine a fresh context, page and
  * navigation cost 441 ms of CPU in it against 134 ms in the shell, and test:unit took 398
  * CPU-seconds of the machine against 287 (docs/decisions/0019-browser-tests-in-the-headless-shell.md).
- * The published docs are still checked in the full browser (test/docs/docs-offline.test.ts).
  */
 export const chromiumPath =
   process.env.CHROMIUM_PATH ?? (existsSync(headlessShellPath) ? headlessShellPath : fullChromiumPath);
@@ -52,14 +51,14 @@ export const chromiumArgs = [
 /** Where browser tests leave screenshots for CI to keep (build/ is git-ignored). */
 export const artifactsDir = fileURLToPath(new URL('../../build/artifacts/', import.meta.url));
 
-/** Launches Chromium: the tests' own (`chromiumPath`), or the one at `executablePath`. */
-export async function launchChromium(executablePath = chromiumPath): Promise<Browser> {
-  if (!existsSync(executablePath)) {
+/** Launches the tests' Chromium (`chromiumPath`). */
+async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
     throw new Error(
-      `No Chromium at ${executablePath}: install it with \`apt-get install -y chromium chromium-headless-shell\``,
+      `No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium chromium-headless-shell\``,
     );
   }
-  return chromium.launch({ executablePath, args: chromiumArgs });
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
 let shared: Promise<Browser> | undefined;
