@@ -40,7 +40,7 @@ button[disabled] { background: #5b6b80; cursor: progress; }
 .status[data-status=failed], .status[data-status=expired] { color: var(--bad); }
 `;
 
-function layout(title: string, nonce: string, body: string): string {
+function layout(title: string, nonce: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -48,7 +48,7 @@ function layout(title: string, nonce: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">${styles}</style>
+<style nonce="${nonce}">${styles}</style>${head}
 </head>
 <body>
 <main>
@@ -75,6 +75,14 @@ export function describeStatus(payment: PaymentRow): { status: string; text: str
 }
 
 const finalStatuses = new Set(['success', 'failed', 'expired']);
+
+/**
+ * A pending page "updates by itself": its script polls the status; without JavaScript the
+ * browser reloads the page every few seconds instead (a `<noscript>` in the head is read only
+ * when scripts are off), until the payment is final and the page has no refresh left.
+ */
+const noScriptRefreshSeconds = 3;
+const noScriptRefresh = `\n<noscript><meta http-equiv="refresh" content="${noScriptRefreshSeconds}"></noscript>`;
 
 /**
  * The merchant's `return_url` as a link, shown once the payment is final: rendered visible on a
@@ -139,11 +147,13 @@ export function renderCheckout(
   }
   if (view.kind === 'status') {
     const { status, text } = describeStatus(payment);
-    const script = status === 'pending' ? `<script nonce="${nonce}">${checkoutScript}</script>` : '';
+    const pending = status === 'pending';
+    const script = pending ? `<script nonce="${nonce}">${checkoutScript}</script>` : '';
     return layout(
       'Payment status',
       nonce,
       `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${returnLink(payment, context.serviceName ?? '', finalStatuses.has(status))}${script}`,
+      pending ? noScriptRefresh : '',
     );
   }
   const method = view.method ?? payment.payment_method ?? 'mtn_momo';

@@ -172,7 +172,7 @@ describe('the hosted checkout page', () => {
     await context.close();
   });
 
-  it('works without JavaScript: the form posts and the status page follows', async () => {
+  it('works without JavaScript: the form posts and the status page follows the payment by itself', async () => {
     const payment = await hostedPayment(300);
     const { page, context } = await openIsolatedPage(browser, payment.checkout_url, {
       javaScriptEnabled: false,
@@ -182,6 +182,9 @@ describe('the hosted checkout page', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.getByRole('status').filter({ hasText: 'Approve the payment on your phone' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(new URL(payment.checkout_url).pathname);
+    // The page reloads itself (no script runs): the customer sees the outcome without a tap.
+    await server.settle(2000);
+    await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
     await context.close();
   });
 
