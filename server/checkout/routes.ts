@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
+import type { PaymentRow } from '../storage/rows.js';
 import { normaliseMsisdn } from './format.js';
 import { type CheckoutView, closedText, describeStatus, renderCheckout } from './page.js';
 
@@ -47,16 +48,20 @@ export function checkoutRoutes(deps: Deps): Router {
 
   const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
+  /**
+   * The payment as the customer sees it: a link never paid is expired from its `expires_at` on,
+   * before the expiry worker has marked it so.
+   */
+  const asSeen = (payment: PaymentRow): PaymentRow =>
+    payment.status === 'initiated' && payment.operator_ref === null && payment.expires_at <= deps.clock.now()
+      ? { ...payment, status: 'expired' }
+      : payment;
+
   router.get('/:token', async (req, res) => {
     const found = await load(req);
     if (!found) return sendPage(res, 404, { kind: 'not_found' }, {});
     const { payment } = found;
-    const expired =
-      payment.status === 'expired' ||
-      (payment.status === 'initiated' &&
-        payment.operator_ref === null &&
-        payment.expires_at <= deps.clock.now());
-    if (expired) return sendPage(res, 410, { kind: 'expired' }, found);
+    if (asSeen(payment).status === 'expired') return sendPage(res, 410, { kind: 'expired' }, found);
     const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
     if (unpaid && !found.serviceActive) return sendPage(res, 410, { kind: 'closed' }, found);
     const view: CheckoutView =
@@ -68,7 +73,7 @@ export function checkoutRoutes(deps: Deps): Router {
     const found = await load(req);
     if (!found)
       return res.status(404).json({ status: 'not_found', text: 'This link does not lead to a payment.' });
-    res.set('Cache-Control', 'no-store').json(describeStatus(found.payment));
+    res.set('Cache-Control', 'no-store').json(describeStatus(asSeen(found.payment)));
   });
 
   router.post('/:token/pay', async (req, res) => {

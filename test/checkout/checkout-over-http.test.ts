@@ -320,6 +320,11 @@ describe('the hosted checkout over HTTP', () => {
     expect(pageText(page.html)).toContain('Ask the merchant for a new payment link.');
     expect(page.html).not.toContain('<form');
     expect(element(page.html, 'expires-at')).toBeUndefined();
+    // What the form page's script polls says the same, before any worker marked the payment.
+    expect(await pollStatus(payment.checkout_url)).toEqual({
+      status: 200,
+      body: { status: 'expired', text: 'This payment link has expired. No money was taken.' },
+    });
 
     // The form opened before it expired is refused, with the same page.
     const posted = await submitForm(payment.checkout_url, form, { msisdn: successNumber });
