@@ -1,15 +1,15 @@
 /**
  * Every dashboard page, at desktop and phone widths, in Chromium: no serious or critical
- * accessibility violation (axe-core) and nothing wider than a phone (both from the SQLite run),
- * nothing loaded from another origin, no CSP violation, a screenshot under build/artifacts/
- * (from the SQLite run). Plus: it works without JavaScript, and by keyboard
- * with a visible focus.
+ * accessibility violation (axe-core), nothing wider than a phone, nothing loaded from another
+ * origin, no CSP violation, a screenshot under build/artifacts/. Plus: it works without
+ * JavaScript, and by keyboard with a visible focus. On SQLite only: what each page shows from
+ * either engine is checked over HTTP in over-http.test.ts (decision 0020).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artefactScreenshot, releaseChromium, sharedChromium } from '../support/browser.js';
 import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer, testEngine } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import {
   addUser,
   desktop,
@@ -89,17 +89,8 @@ const sizes = [
 ] as const;
 
 /**
- * How a page's markup reads to axe-core and fits a phone depends on its templates and styles,
- * the same whichever engine stored what it shows: those checks run in the SQLite run. The
- * PostgreSQL run draws every page at both sizes from its own data and checks the rest (axe-core
- * was 11 of that run's 33 CPU-s for this file).
- */
-const markupChecked = testEngine === 'sqlite';
-
-/**
  * What every page must pass, once it is loaded at a size: axe-core finds no serious or critical
- * violation, nothing wider than a phone's screen (both in the SQLite run: `markupChecked`), no
- * request to another origin, no CSP violation.
+ * violation, nothing wider than a phone's screen, no request to another origin, no CSP violation.
  */
 async function check(
   name: string,
@@ -108,14 +99,12 @@ async function check(
   foreignRequests: string[],
   cspViolations: string[],
 ) {
-  if (markupChecked) {
-    const violations = await seriousViolations(page);
-    expect(
-      violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
-    ).toEqual([]);
-    await artefactScreenshot(page, `dashboard-${name}-${size}`);
-  }
-  if (markupChecked && size === 'phone') {
+  const violations = await seriousViolations(page);
+  expect(violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual(
+    [],
+  );
+  await artefactScreenshot(page, `dashboard-${name}-${size}`);
+  if (size === 'phone') {
     // Readable on a phone: nothing wider than the screen but the tables' own scroll areas.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(phone.viewport?.width ?? 0);
