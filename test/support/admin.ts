@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../server/paths.js';
+import { exitedWithOutput } from './process-exit.js';
 
 /** What `npm run admin` runs. */
 export const adminScript = join(projectRoot, 'scripts', 'admin.mjs');
@@ -26,7 +27,7 @@ export async function runAdmin(
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { code } = await exitedWithOutput(child);
   return { code, out };
 }
 

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminJson } from './admin.js';
+import { exitedWithOutput } from './process-exit.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** What `npm start` runs once dist/ is current. */
@@ -216,13 +217,11 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   child.stderr?.on('data', take);
 
   let exitedFlag = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitedFlag = true;
-      groups.delete(child);
-      resolve({ code, signal });
-    });
+  child.once('exit', () => {
+    exitedFlag = true;
+    groups.delete(child);
   });
+  const exited = exitedWithOutput(child);
 
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   let listening: { url: string; pid: number };

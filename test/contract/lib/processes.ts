@@ -5,6 +5,7 @@
  * SIGTERM. (The API servers are test/support/child-server.ts's, which kills its own on exit.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { exitedWithOutput } from '../../support/process-exit.js';
 
 export interface Child {
   name: string;
@@ -13,7 +14,7 @@ export interface Child {
   output(): string;
   /** Resolves with the first match of `pattern` in the output; rejects if the child exits first. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
-  /** Resolves with the exit code once the child has exited. */
+  /** Resolves with the exit code once the child has exited and its output has been read. */
   exited: Promise<number | null>;
   /** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
@@ -75,7 +76,7 @@ export function spawnChild(name: string, command: string, args: string[], option
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
+    void exitedWithOutput(child).then(({ code }) => resolve(code));
     child.once('error', (err) => {
       buffer += `\n${name} could not start: ${err.message}\n`;
       resolve(null);
