@@ -11,6 +11,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminJson } from './admin.js';
@@ -135,9 +136,19 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 function installCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
-  process.on('exit', () => {
+  const killAll = () => {
     for (const child of groups) signalGroup(child, 'SIGKILL');
-  });
+  };
+  process.on('exit', killAll);
+  // A signal's default action ends the process without its 'exit' handlers: a test process
+  // stopped by `npm test` (another stage failed) or by vitest left its servers running, each
+  // in a process group of its own, polling their databases.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
 }
 
 /** Dead means gone, or a zombie: either way its file descriptors and locks are released. */
