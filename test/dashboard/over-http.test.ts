@@ -16,17 +16,10 @@ import {
   sessionIdleMs,
 } from '../../server/domain/dashboard-users.js';
 import { runAdmin } from '../support/admin.js';
-import {
-  balanceOf,
-  collect,
-  createService,
-  failureNumber,
-  fund,
-  successNumber,
-} from '../support/fixtures.js';
+import { balanceOf, collect, createService, successNumber } from '../support/fixtures.js';
 import { type Credentials, reconcile, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
-import { addUser, httpSignIn, origin, password } from './support.js';
+import { addUser, httpSignIn, origin, password, seedMonthOfActivity } from './support.js';
 
 let server: TestServer;
 const receivers: Receiver[] = [];
@@ -212,39 +205,11 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
 
   beforeAll(async () => {
     owner = await addUser(server, 'owner');
-    // A month of activity, as in pages.test.ts: payments, a failure, a top-up, a payout, a
-    // refund, and an endpoint whose deliveries fail (a local receiver answering 500).
+    // A month of activity, as in pages.test.ts, and an endpoint whose deliveries fail (a local
+    // receiver answering 500).
     failing = await ownReceiver();
     failing.answer(...Array.from({ length: 30 }, () => 500));
-    const endpoint = await server.request('POST', '/webhook-endpoints', {
-      body: { url: failing.url, description: 'Old backend' },
-    });
-    ids.endpoint = endpoint.body.data.id;
-    ids.topup = await fund(server, 50_000);
-    const serviceId = await createService(server, server.test, 'Boutique Akwa');
-    for (const [amount, days] of [
-      [12_000, 20],
-      [4_500, 9],
-      [8_000, 3],
-    ] as const) {
-      server.clock.advance(days * 86_400_000);
-      await collect(server, serviceId, amount);
-      await server.settle(2000);
-    }
-    ids.payment = await collect(server, serviceId, 6_000);
-    ids.failed = await collect(server, serviceId, 2_000, failureNumber);
-    await server.settle(2000);
-    const payout = await server.request('POST', '/payouts', {
-      body: { amount: 3_000, currency: 'XAF', recipient_msisdn: successNumber, payout_type: 'withdrawal' },
-    });
-    ids.payout = payout.body.data.transaction_id;
-    const refund = await server.request('POST', '/refunds', {
-      body: { payment_id: ids.payment, amount: 1_000 },
-    });
-    ids.refund = refund.body.data.transaction_id;
-    await server.settle(2000);
-    await server.deliverWebhooks();
-    await server.flushLogs();
+    Object.assign(ids, await seedMonthOfActivity(server, failing.url));
     // No test of this block moves the clock: one session serves them all.
     client = await signedIn(owner);
   });

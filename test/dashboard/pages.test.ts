@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artefactScreenshot, releaseChromium, sharedChromium } from '../support/browser.js';
-import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
+import { collect, createService } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import {
   addUser,
@@ -18,6 +18,7 @@ import {
   openPage,
   origin,
   phone,
+  seedMonthOfActivity,
   seriousViolations,
   signIn,
 } from './support.js';
@@ -31,33 +32,8 @@ beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
   browser = await sharedChromium();
   owner = await addUser(server, 'owner');
-  // A month of activity: payments, a failure, a top-up, payouts, a refund, a failing endpoint.
-  const endpoint = await server.request('POST', '/webhook-endpoints', {
-    body: { url: 'http://127.0.0.1:9/closed-port', description: 'Old backend' },
-  });
-  ids.endpoint = endpoint.body.data.id;
-  ids.topup = await fund(server, 50_000);
-  const serviceId = await createService(server, server.test, 'Boutique Akwa');
-  for (const [amount, days] of [
-    [12_000, 20],
-    [4_500, 9],
-    [8_000, 3],
-  ] as const) {
-    server.clock.advance(days * 86_400_000);
-    await collect(server, serviceId, amount);
-    await server.settle(2000);
-  }
-  ids.payment = await collect(server, serviceId, 6_000);
-  await collect(server, serviceId, 2_000, failureNumber);
-  await server.settle(2000);
-  const payout = await server.request('POST', '/payouts', {
-    body: { amount: 3_000, currency: 'XAF', recipient_msisdn: successNumber, payout_type: 'withdrawal' },
-  });
-  ids.payout = payout.body.data.transaction_id;
-  await server.request('POST', '/refunds', { body: { payment_id: ids.payment, amount: 1_000 } });
-  await server.settle(2000);
-  await server.deliverWebhooks();
-  await server.flushLogs();
+  // A month of activity, and an endpoint whose deliveries fail (nothing listens on port 9).
+  Object.assign(ids, await seedMonthOfActivity(server, 'http://127.0.0.1:9/closed-port'));
 });
 afterAll(async () => {
   await releaseChromium(browser);

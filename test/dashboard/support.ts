@@ -1,6 +1,6 @@
 /**
- * What the dashboard's browser tests share: users created in the server's database, signing in
- * through the page, and the axe-core accessibility check.
+ * What the dashboard's tests share: users created in the server's database, a month of activity
+ * to show, signing in through the page or over HTTP, and the axe-core accessibility check.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +8,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
 import { openIsolatedPage } from '../support/browser.js';
+import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -30,6 +31,47 @@ export async function addUser(
     server.clock.now(),
   );
   return email;
+}
+
+/**
+ * A month of activity on the server's first account, what the overview charts: three settled
+ * payments 20, 9 and 3 days apart, a settled one and a failed one today, a top-up of 50,000 XAF,
+ * a payout of 3,000 and a refund of 1,000, and a webhook endpoint at `endpointUrl` that has
+ * been sent its events. Received 30,500 XAF, paid out 4,000. Returns the ids.
+ */
+export async function seedMonthOfActivity(server: TestServer, endpointUrl: string) {
+  const endpoint = await server.request('POST', '/webhook-endpoints', {
+    body: { url: endpointUrl, description: 'Old backend' },
+  });
+  const topup = await fund(server, 50_000);
+  const serviceId = await createService(server, server.test, 'Boutique Akwa');
+  for (const [amount, days] of [
+    [12_000, 20],
+    [4_500, 9],
+    [8_000, 3],
+  ] as const) {
+    server.clock.advance(days * 86_400_000);
+    await collect(server, serviceId, amount);
+    await server.settle(2000);
+  }
+  const payment = await collect(server, serviceId, 6_000);
+  const failed = await collect(server, serviceId, 2_000, failureNumber);
+  await server.settle(2000);
+  const payout = await server.request('POST', '/payouts', {
+    body: { amount: 3_000, currency: 'XAF', recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+  });
+  const refund = await server.request('POST', '/refunds', { body: { payment_id: payment, amount: 1_000 } });
+  await server.settle(2000);
+  await server.deliverWebhooks();
+  await server.flushLogs();
+  return {
+    endpoint: endpoint.body.data.id as string,
+    topup,
+    payment,
+    failed,
+    payout: payout.body.data.transaction_id as string,
+    refund: refund.body.data.transaction_id as string,
+  };
 }
 
 export const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
