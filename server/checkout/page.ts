@@ -68,9 +68,18 @@ const statusText: Record<PaymentRow['status'] | 'pending', string> = {
   expired: 'This payment link has expired. No money was taken.',
 };
 
-/** The words a customer reads for a payment's current state. */
-export function describeStatus(payment: PaymentRow): { status: string; text: string } {
-  const status = payment.status === 'initiated' && payment.operator_ref !== null ? 'pending' : payment.status;
+/**
+ * The words a customer reads for a payment's current state at `now`: a charge sent is pending,
+ * and a link never paid is expired from its `expires_at` on, before the expiry worker marks it.
+ */
+export function describeStatus(payment: PaymentRow, now: number): { status: string; text: string } {
+  const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
+  const status =
+    unpaid && payment.expires_at <= now
+      ? 'expired'
+      : payment.status === 'initiated' && !unpaid
+        ? 'pending'
+        : payment.status;
   return { status, text: statusText[status] };
 }
 
@@ -116,7 +125,7 @@ function header(payment: PaymentRow, serviceName: string, open: boolean): string
 
 export function renderCheckout(
   view: CheckoutView,
-  context: { nonce: string; token?: string; payment?: PaymentRow; serviceName?: string },
+  context: { nonce: string; now: number; token?: string; payment?: PaymentRow; serviceName?: string },
 ): string {
   const { nonce } = context;
   if (view.kind === 'not_found') {
@@ -146,7 +155,7 @@ export function renderCheckout(
     );
   }
   if (view.kind === 'status') {
-    const { status, text } = describeStatus(payment);
+    const { status, text } = describeStatus(payment, context.now);
     const pending = status === 'pending';
     const script = pending ? `<script nonce="${nonce}">${checkoutScript}</script>` : '';
     return layout(

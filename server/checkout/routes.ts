@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
-import type { PaymentRow } from '../storage/rows.js';
 import { normaliseMsisdn } from './format.js';
 import { type CheckoutView, closedText, describeStatus, renderCheckout } from './page.js';
 
@@ -24,7 +23,7 @@ export function checkoutRoutes(deps: Deps): Router {
     res: Response,
     status: number,
     view: CheckoutView,
-    context: Omit<Parameters<typeof renderCheckout>[1], 'nonce'>,
+    context: Omit<Parameters<typeof renderCheckout>[1], 'nonce' | 'now'>,
   ) => {
     const nonce = randomBytes(16).toString('base64');
     res
@@ -36,7 +35,7 @@ export function checkoutRoutes(deps: Deps): Router {
         'Referrer-Policy': 'no-referrer',
       })
       .type('html')
-      .send(renderCheckout(view, { ...context, nonce }));
+      .send(renderCheckout(view, { ...context, nonce, now: deps.clock.now() }));
   };
 
   const load = async (req: Request) => {
@@ -48,32 +47,23 @@ export function checkoutRoutes(deps: Deps): Router {
 
   const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
-  /**
-   * The payment as the customer sees it: a link never paid is expired from its `expires_at` on,
-   * before the expiry worker has marked it so.
-   */
-  const asSeen = (payment: PaymentRow): PaymentRow =>
-    payment.status === 'initiated' && payment.operator_ref === null && payment.expires_at <= deps.clock.now()
-      ? { ...payment, status: 'expired' }
-      : payment;
-
   router.get('/:token', async (req, res) => {
     const found = await load(req);
     if (!found) return sendPage(res, 404, { kind: 'not_found' }, {});
     const { payment } = found;
-    if (asSeen(payment).status === 'expired') return sendPage(res, 410, { kind: 'expired' }, found);
+    if (describeStatus(payment, deps.clock.now()).status === 'expired') {
+      return sendPage(res, 410, { kind: 'expired' }, found);
+    }
     const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
     if (unpaid && !found.serviceActive) return sendPage(res, 410, { kind: 'closed' }, found);
-    const view: CheckoutView =
-      payment.status === 'initiated' && payment.operator_ref === null ? { kind: 'form' } : { kind: 'status' };
-    sendPage(res, 200, view, found);
+    sendPage(res, 200, unpaid ? { kind: 'form' } : { kind: 'status' }, found);
   });
 
   router.get('/:token/status', async (req, res) => {
     const found = await load(req);
     if (!found)
       return res.status(404).json({ status: 'not_found', text: 'This link does not lead to a payment.' });
-    res.set('Cache-Control', 'no-store').json(describeStatus(asSeen(found.payment)));
+    res.set('Cache-Control', 'no-store').json(describeStatus(found.payment, deps.clock.now()));
   });
 
   router.post('/:token/pay', async (req, res) => {
@@ -106,9 +96,10 @@ export function checkoutRoutes(deps: Deps): Router {
     const payment = result.ok ? result.payment : (result.payment ?? found.payment);
     if (!result.ok && result.reason === 'expired') {
       if (json)
-        return res
-          .status(410)
-          .json({ status: 'expired', text: describeStatus({ ...payment, status: 'expired' }).text });
+        return res.status(410).json({
+          status: 'expired',
+          text: describeStatus({ ...payment, status: 'expired' }, deps.clock.now()).text,
+        });
       return sendPage(res, 410, { kind: 'expired' }, found);
     }
     if (!result.ok && result.reason === 'service_inactive') {
@@ -116,7 +107,7 @@ export function checkoutRoutes(deps: Deps): Router {
       return sendPage(res, 410, { kind: 'closed' }, found);
     }
     // Paid (now or by an earlier submit): the status of the one charge there is.
-    if (json) return res.status(result.ok ? 202 : 409).json(describeStatus(payment));
+    if (json) return res.status(result.ok ? 202 : 409).json(describeStatus(payment, deps.clock.now()));
     res.redirect(303, `/checkout/${found.token}`);
   });
 
