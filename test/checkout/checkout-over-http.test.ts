@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MobileMoneyOperator, OperatorRequest } from '../../server/operators/operator.js';
 import { createService, failureNumber, successNumber } from '../support/fixtures.js';
+import { attributesOf, decodeEntities, formOf, type HtmlForm } from '../support/html-form.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -76,15 +77,6 @@ async function pollStatus(checkoutUrl: string) {
   return { status: response.status, body: (await response.json()) as { status: string; text: string } };
 }
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
 function stripTags(html: string): string {
   return decodeEntities(html.replace(/<[^>]*>/g, ' '))
     .replace(/[ \t\r\n]+/g, ' ')
@@ -94,15 +86,6 @@ function stripTags(html: string): string {
 /** The words on the page, as a reader sees them (no style, no script). */
 function pageText(html: string): string {
   return stripTags(html.replace(/<(style|script)\b[^>]*>[\s\S]*?<\/\1>/g, ' '));
-}
-
-function attribute(attributes: string, name: string): string | undefined {
-  const match = new RegExp(`\\b${name}="([^"]*)"`).exec(attributes);
-  return match ? decodeEntities(match[1] as string) : undefined;
-}
-
-function hasFlag(attributes: string, name: string): boolean {
-  return new RegExp(`(^|\\s)${name}(\\s|=|$)`).test(attributes);
 }
 
 /** The element with this id: its attributes and its text; undefined when the page has none. */
@@ -118,57 +101,22 @@ function statusLine(html: string) {
 function find(html: string, attributeText: string) {
   const match = new RegExp(`<(\\w+)\\b([^>]*\\b${attributeText}[^>]*)>([\\s\\S]*?)</\\1>`).exec(html);
   if (!match) return undefined;
-  const attributes = match[2] as string;
+  const attributes = attributesOf(match[2] as string);
   return {
     text: stripTags(match[3] as string),
     inner: match[3] as string,
-    attr: (name: string) => attribute(attributes, name),
-    has: (flag: string) => hasFlag(attributes, flag),
-  };
-}
-
-interface PageForm {
-  action: string;
-  method: string;
-  /** What the form sends as rendered: every named input's value, the checked radio's value. */
-  fields: Record<string, string>;
-  /** The values each radio group offers. */
-  choices: Record<string, string[]>;
-}
-
-/** The page's one form, read as a browser would submit it. */
-function formOf(html: string): PageForm {
-  const match = /<form\b([^>]*)>([\s\S]*?)<\/form>/.exec(html);
-  if (!match) throw new Error(`the page has no form:\n${pageText(html)}`);
-  const formAttributes = match[1] as string;
-  const fields: Record<string, string> = {};
-  const choices: Record<string, string[]> = {};
-  for (const input of (match[2] as string).matchAll(/<input\b([^>]*)>/g)) {
-    const attributes = input[1] as string;
-    const name = attribute(attributes, 'name');
-    if (!name) continue;
-    const value = attribute(attributes, 'value') ?? '';
-    if (attribute(attributes, 'type') === 'radio') {
-      choices[name] = [...(choices[name] ?? []), value];
-      if (hasFlag(attributes, 'checked')) fields[name] = value;
-    } else {
-      fields[name] = value;
-    }
-  }
-  return {
-    action: attribute(formAttributes, 'action') ?? '',
-    method: (attribute(formAttributes, 'method') ?? 'get').toLowerCase(),
-    fields,
-    choices,
+    attr: (name: string): string | undefined => attributes[name],
+    has: (flag: string) => flag in attributes,
   };
 }
 
 /** Fills the form as a customer would (a radio only takes a value the page offers) and posts it. */
-async function submitForm(pageUrl: string, form: PageForm, values: Record<string, string>) {
+async function submitForm(pageUrl: string, form: HtmlForm, values: Record<string, string>) {
   expect(form.method).toBe('post');
+  const fields = Object.fromEntries(form.fields);
   for (const [name, value] of Object.entries(values)) {
     if (form.choices[name]) expect(form.choices[name]).toContain(value);
-    else expect(Object.keys(form.fields)).toContain(name);
+    else expect(Object.keys(fields)).toContain(name);
   }
   const response = await fetch(new URL(form.action, pageUrl), {
     method: 'POST',
@@ -176,7 +124,7 @@ async function submitForm(pageUrl: string, form: PageForm, values: Record<string
       'content-type': 'application/x-www-form-urlencoded',
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     },
-    body: new URLSearchParams({ ...form.fields, ...values }).toString(),
+    body: new URLSearchParams({ ...fields, ...values }).toString(),
     redirect: 'manual',
   });
   return { status: response.status, location: response.headers.get('location'), html: await response.text() };
@@ -213,7 +161,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(pageText(opened.html)).toContain('To Boutique Akwa');
     expect(opened.html).not.toMatch(/sk_(test|live)_/);
     const form = formOf(opened.html);
-    expect(form.fields).toEqual({ msisdn: '', payment_method: 'mtn_momo' });
+    expect(Object.fromEntries(form.fields)).toEqual({ msisdn: '', payment_method: 'mtn_momo' });
     expect(form.choices.payment_method).toEqual(['mtn_momo', 'orange_money']);
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('initiated');
 
@@ -284,7 +232,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(error?.attr('role')).toBe('alert');
     expect(error?.text).toContain('country code');
     const again = formOf(posted.html);
-    expect(again.fields).toEqual({ msisdn: '6700', payment_method: 'orange_money' });
+    expect(Object.fromEntries(again.fields)).toEqual({ msisdn: '6700', payment_method: 'orange_money' });
     expect(/<input\b[^>]*\bid="msisdn"[^>]*>/.exec(posted.html)?.[0]).toContain('aria-invalid="true"');
     expect(element(posted.html, 'amount')?.text).toBe('1\u202f200 XAF');
     // The script's JSON submit is refused the same way.
@@ -356,7 +304,7 @@ describe('the hosted checkout over HTTP', () => {
     }
     const posted = await submitForm(
       `${origin}/checkout/cs_${'y'.repeat(32)}`,
-      { action: `/checkout/cs_${'y'.repeat(32)}/pay`, method: 'post', fields: { msisdn: '' }, choices: {} },
+      { action: `/checkout/cs_${'y'.repeat(32)}/pay`, method: 'post', fields: [['msisdn', '']], choices: {} },
       { msisdn: successNumber },
     );
     expect(posted.status).toBe(404);
@@ -525,7 +473,7 @@ describe('the hosted checkout over HTTP', () => {
     const back = element(done.html, 'return');
     expect(back?.has('hidden')).toBe(false);
     expect(back?.text).toBe('Back to Boutique Akwa');
-    expect(attribute(/<a\b([^>]*)>/.exec(back?.inner ?? '')?.[1] ?? '', 'href')).toBe(returnUrl);
+    expect(attributesOf(/<a\b([^>]*)>/.exec(back?.inner ?? '')?.[1] ?? '').href).toBe(returnUrl);
     expect((await readPayment(payment.transaction_id)).return_url).toBe(returnUrl);
 
     // Without a return_url there is no link back.

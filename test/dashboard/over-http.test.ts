@@ -17,6 +17,7 @@ import {
 } from '../../server/domain/dashboard-users.js';
 import { runAdmin } from '../support/admin.js';
 import { balanceOf, collect, createService, successNumber } from '../support/fixtures.js';
+import { decodeEntities, formOf } from '../support/html-form.js';
 import { type Credentials, reconcile, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import { addUser, httpSignIn, origin, password, seedMonthOfActivity } from './support.js';
@@ -50,62 +51,13 @@ async function ownAccount(name: string) {
 
 // ---- A client without JavaScript: a cookie jar, forms read from the page, redirects by hand ----
 
-const decodeHtml = (text: string) =>
-  text.replace(/&#(\d+);/g, (_m, code) => String.fromCharCode(Number(code)));
-
-function attributes(source: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [, name, value] of source.matchAll(/([\w-]+)(?:="([^"]*)")?/g)) {
-    out[name as string] = decodeHtml(value ?? '');
-  }
-  return out;
-}
-
-interface Form {
-  method: string;
-  action: string;
-  fields: Array<[string, string]>;
-}
-
-/** The form of the page that posts to `action`, with what a browser sends by default. */
-function formIn(page: string, action: string): Form {
-  for (const [, formAttributes, body = ''] of page.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
-    const form = attributes(formAttributes ?? '');
-    if (form.action !== action) continue;
-    const fields: Array<[string, string]> = [];
-    // Inputs and selects in document order, as a browser sends them.
-    for (const [, input, select, options = ''] of body.matchAll(
-      /<input\b([^>]*)>|<select\b([^>]*)>([\s\S]*?)<\/select>/g,
-    )) {
-      if (input !== undefined) {
-        const a = attributes(input);
-        if (!a.name || ((a.type === 'checkbox' || a.type === 'radio') && !('checked' in a))) continue;
-        fields.push([a.name, a.value ?? '']);
-        continue;
-      }
-      // The selected option, or the first; its value, or its text.
-      const choices = [...options.matchAll(/<option\b([^>]*)>([^<]*)<\/option>/g)].map(
-        ([, o = '', text = '']) => {
-          const a = attributes(o);
-          return { selected: 'selected' in a, value: a.value ?? decodeHtml(text) };
-        },
-      );
-      const chosen = choices.find((c) => c.selected) ?? choices[0];
-      const name = attributes(select ?? '').name;
-      if (name && chosen) fields.push([name, chosen.value]);
-    }
-    return { method: (form.method ?? 'get').toLowerCase(), action, fields };
-  }
-  throw new Error(`no form to ${action} on the page`);
-}
-
 /** The message a page shows after an action (the flash), or a refused sign-in's alert. */
 const flashOf = (page: string) =>
-  decodeHtml(/<p class="flash [^"]*"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? '');
+  decodeEntities(/<p class="flash [^"]*"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? '');
 
 /** The value of a read-only field that shows a secret once (new key, signing secret, invitation link). */
 const shownOnce = (page: string, id: string) =>
-  decodeHtml(new RegExp(`<input id="${id}" readonly value="([^"]*)"`).exec(page)?.[1] ?? '');
+  decodeEntities(new RegExp(`<input id="${id}" readonly value="([^"]*)"`).exec(page)?.[1] ?? '');
 
 /** Table rows of the page that contain `text`. */
 const rowsWith = (page: string, text: string) =>
@@ -162,7 +114,7 @@ class Client {
 
   /** Submits the form of `page` that goes to `action`, with some fields changed, as a browser does. */
   submit(page: string, action: string, values: Record<string, string | string[]> = {}): Promise<Response> {
-    const form = formIn(page, action);
+    const form = formOf(page, action);
     const body = new URLSearchParams();
     const changed = new Set<string>();
     const put = (name: string) => {
@@ -307,7 +259,7 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     const list = await cursorClient.open('/dashboard/test/payments');
     const first = await cursorClient.submit(list.html, '/dashboard/test/payments', { status: 'initiated' });
     const firstPage = await first.text();
-    const next = decodeHtml(/href="([^"]+)" rel="next"/.exec(firstPage)?.[1] ?? '');
+    const next = decodeEntities(/href="([^"]+)" rel="next"/.exec(firstPage)?.[1] ?? '');
     expect(next).toMatch(/status=initiated&cursor=/);
     const second = await cursorClient.open(next);
     expect(second.status).toBe(200);
@@ -898,7 +850,7 @@ describe('what a merchant does (actions.test.ts)', () => {
     const logs = await filtered.text();
     const [row] = rowsWith(logs, `/dashboard/test/payments/${paymentId}/refund`);
     expect(row).toContain(`${email} (dashboard)`);
-    const csvLink = decodeHtml(/id="download-logs" href="([^"]+)"/.exec(logs)?.[1] ?? '');
+    const csvLink = decodeEntities(/id="download-logs" href="([^"]+)"/.exec(logs)?.[1] ?? '');
     expect(csvLink).toMatch(/^\/dashboard\/test\/logs\.csv\?method=POST$/);
     const download = await client.request(csvLink);
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="call-logs-test.csv"');
