@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artefactScreenshot, openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
+import { openIsolatedPage, releaseChromium, saveScreenshot, sharedChromium } from '../support/browser.js';
 import { createService, failureNumber } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -49,11 +49,11 @@ describe('the hosted checkout page', () => {
     await expect(page.getByText('Boutique Akwa').isVisible()).resolves.toBe(true);
     await page.getByLabel('Mobile Money phone number').fill('+237 670 000 000');
     await page.getByLabel('Orange Money').check();
-    await artefactScreenshot(page, 'checkout-form');
+    await saveScreenshot(page, 'checkout-form');
     await page.getByRole('button', { name: /^Pay/ }).click();
     await settleWhenPending(page);
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
-    await artefactScreenshot(page, 'checkout-success');
+    await saveScreenshot(page, 'checkout-success');
     const read = await server.request('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data).toMatchObject({
       status: 'success',
@@ -73,7 +73,7 @@ describe('the hosted checkout page', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await settleWhenPending(page);
     await page.getByRole('status').filter({ hasText: 'did not go through' }).waitFor({ timeout: 10_000 });
-    await artefactScreenshot(page, 'checkout-failed');
+    await saveScreenshot(page, 'checkout-failed');
     expect((await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
       'failed',
     );
@@ -110,7 +110,7 @@ describe('the hosted checkout page', () => {
       body: JSON.stringify({ msisdn: '237670000000', payment_method: 'mtn_momo' }),
     });
     expect(pay.status).toBe(410);
-    await artefactScreenshot(page, 'checkout-expired');
+    await saveScreenshot(page, 'checkout-expired');
     await context.close();
   });
 
@@ -163,7 +163,7 @@ describe('the hosted checkout page', () => {
     const box = await page.getByRole('button', { name: /^Pay/ }).boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(0.75 * 360);
     expect(box?.height).toBeGreaterThanOrEqual(44);
-    await artefactScreenshot(page, 'checkout-phone');
+    await saveScreenshot(page, 'checkout-phone');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('msisdn');
     await page.keyboard.type('237670000000');

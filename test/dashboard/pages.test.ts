@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artefactScreenshot, releaseChromium, sharedChromium } from '../support/browser.js';
+import { releaseChromium, saveScreenshot, sharedChromium } from '../support/browser.js';
 import { collect, createService } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import {
@@ -79,7 +79,7 @@ async function check(
   expect(violations.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual(
     [],
   );
-  await artefactScreenshot(page, `dashboard-${name}-${size}`);
+  await saveScreenshot(page, `dashboard-${name}-${size}`);
   if (size === 'phone') {
     // Readable on a phone: nothing wider than the screen but the tables' own scroll areas.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -55,7 +55,7 @@ export const artifactsDir = fileURLToPath(new URL('../../build/artifacts/', impo
 async function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
-      `No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium chromium-headless-shell\``,
+      `No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium-headless-shell\``,
     );
   }
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -135,18 +135,6 @@ export async function openIsolatedPage(
   );
   const page = await context.newPage();
   return { context, page, foreignRequests };
-}
-
-/**
- * Screenshots are CI artefacts of the SQLite run. The PostgreSQL run draws the same pages and
- * would write the same files over them: it takes none (a full-page PNG was a fifth of the
- * dashboard pages' check, 2.6 of 12.2 s).
- */
-const screenshotsWanted = process.env.TEST_DATABASE !== 'postgres';
-
-/** Saves a full-page screenshot as `build/artifacts/<name>.png`, on the SQLite run only (`screenshotsWanted`). */
-export async function artefactScreenshot(page: Page, name: string): Promise<void> {
-  if (screenshotsWanted) await saveScreenshot(page, name);
 }
 
 /** Saves a full-page screenshot as `build/artifacts/<name>.png` and returns its path. */
