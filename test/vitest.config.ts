@@ -30,8 +30,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // How long a worker gets to exit at the end, after its SIGTERM and, 1 s later, its SIGKILL
     // (tinypool's). Vitest's 10 s default failed one test:postgres run whose 1,107 tests had all
-    // passed: a process killed mid-write is reaped only once the kernel has finished its I/O,
-    // slow on this machine while PostgreSQL stops beside it. A worker still not gone fails the run.
+    // passed, a worker not yet reaped 9 s after its SIGKILL (the cause was not found; a process
+    // killed mid-write is reaped only once its I/O ends). A worker still not gone fails the run.
     teardownTimeout: 60_000,
     // The type tests (test/**/*.test-d.ts) are checked by the typecheck stage (`tsc -p
     // tsconfig.json`, which includes test/): a wrong `expectTypeOf` or an unused
