@@ -201,10 +201,61 @@ export interface SettlementPass {
 }
 
 /**
+ * A pass whose items have all been looked at and whose outcomes are queued to the store, not
+ * yet committed.
+ */
+interface StartedPass {
+  more: boolean;
+  /** The rows this pass claimed: their outcomes are on their way to the store. */
+  claimed: ReadonlySet<string>;
+  /** How many items reached a final state, once every outcome is committed. */
+  settled: Promise<number>;
+}
+
+/**
  * One pass of the settlement worker: asks the operator about every due item, applies final
  * outcomes, expires what waited too long, and schedules the rest for another look.
  */
 export async function settleDue(deps: Deps, batchSize = 100): Promise<SettlementPass> {
+  const pass = await startPass(deps, batchSize, new Set());
+  return { settled: await pass.settled, more: pass.more };
+}
+
+/**
+ * Up to `passes` passes back to back while each finds a full batch due, each one read, claimed
+ * and asked about while the outcomes of the one before commit: a backlog costs one round trip
+ * to the store per pass instead of two, the next pass's claim going in the same group commit as
+ * the outcomes queued before it (docs/benchmarks.md, issue 15's sixteenth session). At most one
+ * pass is behind: a row it claimed is left out of the next (its expiry may still read as due
+ * until its outcome commits), and a pass that is left nothing to claim waits for it.
+ */
+export async function settleBacklog(
+  deps: Deps,
+  options: { batchSize?: number; passes?: number } = {},
+): Promise<SettlementPass> {
+  const { batchSize = 100, passes = 10 } = options;
+  let settled = 0;
+  let more = true;
+  let behind: StartedPass | undefined;
+  try {
+    for (let i = 0; i < passes && more; i++) {
+      const pass = await startPass(deps, batchSize, behind?.claimed ?? new Set());
+      const before = behind;
+      behind = pass;
+      if (before) settled += await before.settled;
+      more = pass.more;
+    }
+    if (behind) settled += await behind.settled;
+  } catch (error) {
+    // What the pass behind queued still commits or fails on its own; this error says what failed.
+    await behind?.settled.catch(() => undefined);
+    throw error;
+  }
+  return { settled, more };
+}
+
+/** Reads, claims and asks about the due rows that are not in `behind`, and queues their outcomes. */
+async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<string>): Promise<StartedPass> {
   const now = deps.clock.now();
   const { store, operators, config } = deps;
   const recheckAt = now + config.settlementPollMs;
@@ -310,12 +361,13 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<Settlement
   // claimed first, its next check moved past a lease that outlasts this pass's questions about
   // it, and only the instance that won the claim asks the operator. A crashed instance's claims
   // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
-  if (items.length === 0) return { settled: 0, more: false };
+  const open = items.filter((item) => !behind.has(item.row.id));
+  if (open.length === 0) return { more, claimed: new Set(), settled: Promise.resolve(0) };
   const leaseUntil = (mode: Mode) =>
     now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
   const won = new Set(
     await store.run(claimDue, {
-      items: items.map(({ table, row }) => ({
+      items: open.map(({ table, row }) => ({
         table,
         id: row.id,
         next_check_at: row.next_check_at,
@@ -323,7 +375,7 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<Settlement
       })),
     }),
   );
-  const mine = items.filter((item) => won.has(item.row.id));
+  const mine = open.filter((item) => won.has(item.row.id));
   // Each item is its own unit of work, but they are queued together, so the store commits them
   // in one batch instead of paying a disk sync per item.
   const applied: Array<Promise<boolean>> = [];
@@ -348,5 +400,8 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<Settlement
       }),
     );
   }
-  return { settled: (await Promise.all(applied)).filter(Boolean).length, more };
+  const settled = Promise.all(applied).then((done) => done.filter(Boolean).length);
+  // Awaited later (settleDue, settleBacklog): until then its failure must not count as unhandled.
+  settled.catch(() => undefined);
+  return { more, claimed: won, settled };
 }

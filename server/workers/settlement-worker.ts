@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
-import { settleDue } from '../domain/settlement.js';
+import { settleBacklog } from '../domain/settlement.js';
 import { idempotencyPurger } from '../domain/transaction.js';
 import { startPollingWorker, type Worker } from './polling-worker.js';
 
 /**
  * Polls the operators for pending payments, top-ups and payouts every `settlementPollMs`, and
  * at once again while a pass finds a full batch due (a backlog drains at the pace the store
- * and the operators allow, not a batch per poll). Everything it needs is in the database, so
- * after a restart it simply carries on.
+ * and the operators allow, not a batch per poll). A pass takes up to ten batches back to back,
+ * each claimed while the one before commits (`settleBacklog`). Everything it needs is in the
+ * database, so after a restart it simply carries on.
  */
 export function startSettlementWorker(deps: Deps, logger: Logger, options: { autostart: boolean }): Worker {
   // Housekeeping rides on the same loop: idempotency records past their 24 hours are purged.
@@ -17,7 +18,7 @@ export function startSettlementWorker(deps: Deps, logger: Logger, options: { aut
     name: 'settlement',
     pollMs: deps.config.settlementPollMs,
     pass: async () => {
-      const { settled, more } = await settleDue(deps);
+      const { settled, more } = await settleBacklog(deps);
       await purgeIdempotency();
       return { count: settled, more };
     },

@@ -4,11 +4,12 @@
  * default, so a batch of 100 per poll would cap settlement at 400 items/s).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { settleDue } from '../../server/domain/settlement.js';
+import { settleBacklog, settleDue } from '../../server/domain/settlement.js';
 import { createLogger } from '../../server/observability/logger.js';
+import type { Unit } from '../../server/storage/unit.js';
 import { type PassResult, startPollingWorker } from '../../server/workers/polling-worker.js';
-import { balanceOf, successNumber } from '../support/fixtures.js';
-import { startTestServer } from '../support/server.js';
+import { balanceOf, neverSettlesNumber, successNumber } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -69,21 +70,24 @@ describe('the polling loop', () => {
   });
 });
 
+/** Five top-ups of 1,000 XAF from `msisdn`, accepted and pending. */
+async function fiveTopups(server: TestServer, msisdn: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const response = await server.request('POST', '/topups', {
+      body: { amount: 1000, currency: 'XAF', payer_msisdn: msisdn, payment_method: 'orange_money' },
+    });
+    expect(response.status).toBe(202);
+    ids.push(response.body.data.transaction_id);
+  }
+  return ids;
+}
+
 describe('a settlement pass', () => {
   it('says more is due when it took a full batch, and settles each item once over the passes', async () => {
     const server = await startTestServer();
     try {
-      for (let i = 0; i < 5; i++) {
-        const response = await server.request('POST', '/topups', {
-          body: {
-            amount: 1000,
-            currency: 'XAF',
-            payer_msisdn: successNumber,
-            payment_method: 'orange_money',
-          },
-        });
-        expect(response.status).toBe(202);
-      }
+      await fiveTopups(server, successNumber);
       server.clock.advance(1000);
       const deps = server.service.deps;
       expect(await settleDue(deps, 2)).toEqual({ settled: 2, more: true });
@@ -93,6 +97,108 @@ describe('a settlement pass', () => {
       expect(await balanceOf(server)).toBe(5000);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a backlog', () => {
+  /**
+   * A server whose sandbox operator counts its status checks by operator reference (it still
+   * answers each as before), with five top-ups that never settle, past their expiry: each pass
+   * reads its rows as due and as expired.
+   */
+  async function expiredBacklog() {
+    const server = await startTestServer();
+    const { operators } = server.service.deps;
+    const sandbox = operators.test;
+    const checks = new Map<string, number>();
+    operators.test = {
+      ...sandbox,
+      status: (kind, request) => {
+        checks.set(request.operatorRef, (checks.get(request.operatorRef) ?? 0) + 1);
+        return sandbox.status(kind, request);
+      },
+    };
+    const ids = await fiveTopups(server, neverSettlesNumber);
+    server.clock.advance(400_000);
+    return {
+      server,
+      ids,
+      checks,
+      async close() {
+        operators.test = sandbox;
+        await server.close();
+      },
+    };
+  }
+
+  it('drains in passes back to back, each row asked about once', async () => {
+    const backlog = await expiredBacklog();
+    try {
+      const { server, ids, checks } = backlog;
+      const deps = server.service.deps;
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 2 })).toEqual({ settled: 4, more: true });
+      expect(await settleBacklog(deps, { batchSize: 2 })).toEqual({ settled: 1, more: false });
+      expect([...checks.values()]).toEqual([1, 1, 1, 1, 1]);
+      for (const id of ids) {
+        expect((await server.request('GET', `/topups/${id}`)).body.data.status).toBe('expired');
+      }
+      expect(await balanceOf(server)).toBe(0);
+    } finally {
+      await backlog.close();
+    }
+  });
+
+  it('leaves out the rows whose outcomes are still on their way, where a claim can overtake them', async () => {
+    // Where units run side by side (PostgreSQL), the next pass's claim may commit before the
+    // outcomes queued ahead of it: the rows they expire still read as pending and expired, and
+    // their claim would succeed again. Here each pass's outcomes are held until the next claim
+    // has committed, which SQLite's queue order would otherwise never let happen.
+    const backlog = await expiredBacklog();
+    try {
+      const { server, checks } = backlog;
+      const store = server.service.deps.store;
+      const held: Array<() => void> = [];
+      const release = () => {
+        for (const resolve of held.splice(0)) resolve();
+      };
+      // A pass's outcomes go once the next claim has committed; the last pass has no claim
+      // after it (nothing left to claim), so its outcomes go after a while anyway.
+      let lastRelease: NodeJS.Timeout | undefined;
+      /** Outcomes a later pass's claim overtook: the next pass started before they committed. */
+      let overtaken = 0;
+      const run = async <A, R>(unit: Unit<A, R>, args: A): Promise<R> => {
+        if (unit.name === 'settlement.apply') {
+          clearTimeout(lastRelease);
+          lastRelease = setTimeout(release, 300);
+          await new Promise<void>((resolve) => held.push(resolve));
+        }
+        const result = await store.run(unit, args);
+        if (unit.name === 'settlement.claim') {
+          overtaken += held.length;
+          release();
+        }
+        return result;
+      };
+      // The store itself for everything else (its methods bound to it: it has private fields).
+      const slowOutcomes = new Proxy(store, {
+        get(target, property) {
+          if (property === 'run') return run;
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      try {
+        const deps = { ...server.service.deps, store: slowOutcomes };
+        expect(await settleBacklog(deps, { batchSize: 2 })).toEqual({ settled: 5, more: false });
+      } finally {
+        clearTimeout(lastRelease);
+      }
+      // Passes 2 and 3 each claimed before the 2 outcomes of the pass behind them committed.
+      expect(overtaken).toBe(4);
+      expect([...checks.values()]).toEqual([1, 1, 1, 1, 1]);
+    } finally {
+      await backlog.close();
     }
   });
 });
