@@ -217,7 +217,7 @@ export function loadConfig(env: Env): Config {
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 64, 2, 10_000),
     webhookConcurrencyPerAccount: int('WEBHOOK_CONCURRENCY_PER_ACCOUNT', 16, 1, 10_000),
     webhookConcurrencyPerEndpoint: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 10_000),
-    webhookLeaseAhead: int('WEBHOOK_LEASE_AHEAD', 2, 0, 16),
+    webhookLeaseAhead: int('WEBHOOK_LEASE_AHEAD', 4, 0, 16),
     webhookMaxEndpointsPerAccount: int('WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT', 16, 1, 1000),
     webhookCircuitFailures: int('WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
     webhookCircuitCooldownMs: int('WEBHOOK_CIRCUIT_COOLDOWN_MS', 30_000, 1, 3_600_000),
