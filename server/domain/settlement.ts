@@ -231,14 +231,19 @@ export async function settleDue(deps: Deps, batchSize = 100): Promise<Settlement
  */
 export async function settleBacklog(
   deps: Deps,
-  options: { batchSize?: number; passes?: number } = {},
+  options: {
+    batchSize?: number;
+    passes?: number;
+    /** Asked before each pass after the first: false ends the backlog there (the worker stopping). */
+    keepGoing?: () => boolean;
+  } = {},
 ): Promise<SettlementPass> {
-  const { batchSize = 100, passes = 10 } = options;
+  const { batchSize = 100, passes = 10, keepGoing = () => true } = options;
   let settled = 0;
   let more = true;
   let behind: StartedPass | undefined;
   try {
-    for (let i = 0; i < passes && more; i++) {
+    for (let i = 0; i < passes && more && (i === 0 || keepGoing()); i++) {
       const pass = await startPass(deps, batchSize, behind?.claimed ?? new Set());
       const before = behind;
       behind = pass;

@@ -21,7 +21,8 @@ export interface PassResult {
 export function startPollingWorker(options: {
   name: string;
   pollMs: number;
-  pass: () => Promise<PassResult>;
+  /** `stopping()`: the worker is being stopped, so a pass that goes on in steps should end at the next. */
+  pass: (worker: { stopping(): boolean }) => Promise<PassResult>;
   logger: Logger;
   autostart: boolean;
 }): Worker {
@@ -31,7 +32,7 @@ export function startPollingWorker(options: {
 
   const pass = async (): Promise<PassResult> => {
     while (running) await running.catch(() => undefined);
-    running = options.pass().finally(() => {
+    running = options.pass({ stopping: () => stopped }).finally(() => {
       running = undefined;
     });
     return running;

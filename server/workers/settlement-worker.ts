@@ -17,8 +17,8 @@ export function startSettlementWorker(deps: Deps, logger: Logger, options: { aut
   return startPollingWorker({
     name: 'settlement',
     pollMs: deps.config.settlementPollMs,
-    pass: async () => {
-      const { settled, more } = await settleBacklog(deps);
+    pass: async (worker) => {
+      const { settled, more } = await settleBacklog(deps, { keepGoing: () => !worker.stopping() });
       await purgeIdempotency();
       return { count: settled, more };
     },

@@ -58,6 +58,35 @@ describe('the polling loop', () => {
     await w.stop();
   });
 
+  it('tells a pass in progress that the worker is stopping, and waits for it', async () => {
+    let open: () => void = () => {};
+    const seen: boolean[] = [];
+    const w = startPollingWorker({
+      name: 'test',
+      pollMs: 60_000,
+      pass: async (worker) => {
+        seen.push(worker.stopping());
+        await new Promise<void>((resolve) => {
+          open = resolve;
+        });
+        seen.push(worker.stopping());
+        return { count: 1, more: true };
+      },
+      logger: createLogger({ level: 'silent' }),
+      autostart: false,
+    });
+    const pass = w.runOnce();
+    let stopped = false;
+    const stop = w.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    open();
+    await Promise.all([pass, stop]);
+    expect(seen).toEqual([false, true]);
+  });
+
   it('waits for the next poll after a failed pass, instead of trying again at once', async () => {
     vi.useFakeTimers();
     const w = worker([{ count: 100, more: true }, new Error('the store is away')]);
@@ -132,12 +161,16 @@ describe('a backlog', () => {
     };
   }
 
-  it('drains in passes back to back, each row asked about once', async () => {
+  it('drains in passes back to back, each row asked about once, and stops between passes when told', async () => {
     const backlog = await expiredBacklog();
     try {
       const { server, ids, checks } = backlog;
       const deps = server.service.deps;
-      expect(await settleBacklog(deps, { batchSize: 2, passes: 2 })).toEqual({ settled: 4, more: true });
+      expect(await settleBacklog(deps, { batchSize: 2, keepGoing: () => false })).toEqual({
+        settled: 2,
+        more: true,
+      });
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 2, more: true });
       expect(await settleBacklog(deps, { batchSize: 2 })).toEqual({ settled: 1, more: false });
       expect([...checks.values()]).toEqual([1, 1, 1, 1, 1]);
       for (const id of ids) {
