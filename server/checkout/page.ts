@@ -68,18 +68,24 @@ const statusText: Record<PaymentRow['status'] | 'pending', string> = {
   expired: 'This payment link has expired. No money was taken.',
 };
 
+/** A link the customer has not paid yet: no charge was sent to the operator. */
+export function isUnpaid(payment: PaymentRow): boolean {
+  return payment.status === 'initiated' && payment.operator_ref === null;
+}
+
 /**
  * The words a customer reads for a payment's current state at `now`: a charge sent is pending,
  * and a link never paid is expired from its `expires_at` on, before the expiry worker marks it.
  */
 export function describeStatus(payment: PaymentRow, now: number): { status: string; text: string } {
-  const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
   const status =
-    unpaid && payment.expires_at <= now
-      ? 'expired'
-      : payment.status === 'initiated' && !unpaid
+    payment.status !== 'initiated'
+      ? payment.status
+      : !isUnpaid(payment)
         ? 'pending'
-        : payment.status;
+        : payment.expires_at <= now
+          ? 'expired'
+          : 'initiated';
   return { status, text: statusText[status] };
 }
 

@@ -3,7 +3,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
 import { normaliseMsisdn } from './format.js';
-import { type CheckoutView, closedText, describeStatus, renderCheckout } from './page.js';
+import { type CheckoutView, closedText, describeStatus, isUnpaid, renderCheckout } from './page.js';
 
 const tokenPattern = /^cs_[0-9A-Za-z]{32}$/;
 const invalidMsisdn =
@@ -54,7 +54,7 @@ export function checkoutRoutes(deps: Deps): Router {
     if (describeStatus(payment, deps.clock.now()).status === 'expired') {
       return sendPage(res, 410, { kind: 'expired' }, found);
     }
-    const unpaid = payment.status === 'initiated' && payment.operator_ref === null;
+    const unpaid = isUnpaid(payment);
     if (unpaid && !found.serviceActive) return sendPage(res, 410, { kind: 'closed' }, found);
     sendPage(res, 200, unpaid ? { kind: 'form' } : { kind: 'status' }, found);
   });
@@ -96,10 +96,7 @@ export function checkoutRoutes(deps: Deps): Router {
     const payment = result.ok ? result.payment : (result.payment ?? found.payment);
     if (!result.ok && result.reason === 'expired') {
       if (json)
-        return res.status(410).json({
-          status: 'expired',
-          text: describeStatus({ ...payment, status: 'expired' }, deps.clock.now()).text,
-        });
+        return res.status(410).json(describeStatus({ ...payment, status: 'expired' }, deps.clock.now()));
       return sendPage(res, 410, { kind: 'expired' }, found);
     }
     if (!result.ok && result.reason === 'service_inactive') {
