@@ -213,20 +213,13 @@ interface StartedPass {
 }
 
 /**
- * One pass of the settlement worker: asks the operator about every due item, applies final
- * outcomes, expires what waited too long, and schedules the rest for another look.
- */
-export async function settleDue(deps: Deps, batchSize = 100): Promise<SettlementPass> {
-  const pass = await startPass(deps, batchSize, new Set());
-  return { settled: await pass.settled, more: pass.more };
-}
-
-/**
- * Up to `passes` passes back to back while each finds a full batch due, each one read, claimed
- * and asked about while the outcomes of the one before commit: a backlog costs one round trip
- * to the store per pass instead of two, the next pass's claim going in the same group commit as
- * the outcomes queued before it (docs/benchmarks.md, issue 15's sixteenth session). At most one
- * pass is behind: a row it claimed is left out of the next (its expiry may still read as due
+ * What the settlement worker does each time it polls. A pass asks the operator about every due
+ * item, applies final outcomes, expires what waited too long, and schedules the rest for another
+ * look. Up to `passes` passes run back to back while each finds a full batch due, each one read,
+ * claimed and asked about while the outcomes of the one before commit: a backlog costs one round
+ * trip to the store per pass instead of two, the next pass's claim going in the same group commit
+ * as the outcomes queued before it (docs/benchmarks.md, issue 15's sixteenth session). At most
+ * one pass is behind: a row it claimed is left out of the next (its expiry may still read as due
  * until its outcome commits), and a pass that is left nothing to claim waits for it.
  */
 export async function settleBacklog(
@@ -406,7 +399,7 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
     );
   }
   const settled = Promise.all(applied).then((done) => done.filter(Boolean).length);
-  // Awaited later (settleDue, settleBacklog): until then its failure must not count as unhandled.
+  // Awaited later (settleBacklog): until then its failure must not count as unhandled.
   settled.catch(() => undefined);
   return { more, claimed: won, settled };
 }

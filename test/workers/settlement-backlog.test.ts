@@ -4,7 +4,7 @@
  * default, so a batch of 100 per poll would cap settlement at 400 items/s).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { settleBacklog, settleDue } from '../../server/domain/settlement.js';
+import { settleBacklog } from '../../server/domain/settlement.js';
 import { createLogger } from '../../server/observability/logger.js';
 import type { Unit } from '../../server/storage/unit.js';
 import { type PassResult, startPollingWorker } from '../../server/workers/polling-worker.js';
@@ -119,10 +119,10 @@ describe('a settlement pass', () => {
       await fiveTopups(server, successNumber);
       server.clock.advance(1000);
       const deps = server.service.deps;
-      expect(await settleDue(deps, 2)).toEqual({ settled: 2, more: true });
-      expect(await settleDue(deps, 2)).toEqual({ settled: 2, more: true });
-      expect(await settleDue(deps, 2)).toEqual({ settled: 1, more: false });
-      expect(await settleDue(deps, 2)).toEqual({ settled: 0, more: false });
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 2, more: true });
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 2, more: true });
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 1, more: false });
+      expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 0, more: false });
       expect(await balanceOf(server)).toBe(5000);
     } finally {
       await server.close();
