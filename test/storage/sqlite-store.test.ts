@@ -31,8 +31,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const silent = pino({ level: 'silent' });
 
-/** Resolves in a later turn of the event loop, after this turn's setImmediate callbacks. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+/**
+ * Resolves in a later turn of the event loop, after this turn's setImmediate callbacks. A timer
+ * alone is not enough: called from a check-phase callback, a setImmediate queued now runs in the
+ * next turn's check phase, after that turn's timers, and on a busy machine a 5-ms timer is
+ * already due then (one CI run failed so). The immediate queued once the timer has fired runs
+ * in the same check phase as those queued before it, after them.
+ */
+const nextTurn = async () => {
+  await new Promise<void>((resolve) => setTimeout(resolve, 5));
+  await new Promise<void>((resolve) => setImmediate(resolve));
+};
 
 async function openAt(server: boolean): Promise<{ store: Store; path: string }> {
   const path = join(dir, `store-${++files}.db`);
