@@ -205,7 +205,8 @@ export async function seedPostgres(url: string, apiUser: string, rows: number): 
 
 /**
  * Several processes measured as one server (instances sharing a database), with the CPU time of
- * `alsoCpuMs` (the database server) added to theirs. Peak memory is the sum of their peaks.
+ * `alsoCpuMs` (the database server) added to theirs. Peak memory is the sum of their peaks (and
+ * the median the sum of their medians).
  */
 function group(name: string, members: ServerProcess[], alsoCpuMs: () => number): ServerProcess {
   const sum = (f: (m: ServerProcess) => number) => members.reduce((total, m) => total + f(m), 0);
@@ -217,6 +218,7 @@ function group(name: string, members: ServerProcess[], alsoCpuMs: () => number):
       for (const m of members) m.resetWindow();
     },
     windowPeakKb: () => sum((m) => m.windowPeakKb()),
+    windowMedianKb: () => sum((m) => m.windowMedianKb()),
     lifetimePeakKb: () => sum((m) => m.lifetimePeakKb()),
     cpuMs: () => sum((m) => m.cpuMs()) + alsoCpuMs(),
     exited: Promise.race(members.map((m) => m.exited)),

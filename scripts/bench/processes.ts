@@ -144,6 +144,11 @@ export interface ServerProcess {
   resetWindow(): void;
   /** Highest resident size sampled since `resetWindow` (every 100 ms), in KiB. */
   windowPeakKb(): number;
+  /**
+   * Median of the resident sizes sampled since `resetWindow`, in KiB: where the process sits
+   * between its collections, which a leak raises and a collection's timing does not move much.
+   */
+  windowMedianKb(): number;
   /** Highest resident size of the process's whole life (VmHWM), in KiB. */
   lifetimePeakKb(): number;
   /** CPU time used so far, ms (NaN without /proc). */
@@ -185,6 +190,7 @@ export function startProcess(
   child.stderr?.on('data', keep);
 
   let windowPeak = 0;
+  let windowSamples: number[] = [];
   let lifetimePeak = 0;
   let sampling = false;
   const sample = async () => {
@@ -194,6 +200,8 @@ export function startProcess(
     sampling = false;
     if (!memory) return;
     windowPeak = Math.max(windowPeak, memory.rssKb);
+    // Bounded: a window is a segment of a run (seconds to minutes at 10 samples a second).
+    if (windowSamples.length < 100_000) windowSamples.push(memory.rssKb);
     lifetimePeak = Math.max(lifetimePeak, memory.hwmKb, memory.rssKb);
   };
   const sampler = setInterval(() => void sample(), 100);
@@ -213,6 +221,7 @@ export function startProcess(
     output: () => tail.join('\n'),
     resetWindow() {
       windowPeak = 0;
+      windowSamples = [];
       void sample();
     },
     windowPeakKb() {
@@ -221,6 +230,10 @@ export function startProcess(
         if (memory) windowPeak = Math.max(windowPeak, memory.rssKb);
       }
       return windowPeak;
+    },
+    windowMedianKb() {
+      const sorted = [...windowSamples].sort((a, b) => a - b);
+      return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
     },
     lifetimePeakKb() {
       const memory = hasProc ? readMemory(pid) : undefined;
