@@ -71,7 +71,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     },
   };
   const autostart = options.autostartWorkers ?? true;
-  const callLog = createCallLog({ store, clock, logger, retentionDays: config.logRetentionDays });
+  const callLog = createCallLog({ store, clock, logger });
   let settlement: Worker | undefined;
   let stopping = false;
   const wakeSettlement = () => {

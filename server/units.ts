@@ -6,6 +6,7 @@
 import './domain/lists.js';
 import './domain/logs.js';
 import './domain/payments.js';
+import './domain/retention.js';
 import './domain/settlement.js';
 import './domain/transaction.js';
 import './http/renderings.js';

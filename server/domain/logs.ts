@@ -38,13 +38,12 @@ export async function listLogs<V extends AnyView<CallLogRow> = undefined>(
 }
 
 /**
- * Writes recorded API calls and, when `purgeBefore` is given, deletes those older than it: the
- * call log's unit of work (server/http/call-log.ts), named so it rides on SQLite's writer thread.
+ * Writes recorded API calls: the call log's unit of work (server/http/call-log.ts), named so it
+ * rides on SQLite's writer thread. Old ones are deleted by the retention pass (retention.ts).
  */
 export const recordCalls = defineUnit(
   'logs.record',
-  async (tx, a: { rows: Array<Omit<CallLogRow, 'seq'>>; purgeBefore: number | null }): Promise<void> => {
+  async (tx, a: { rows: Array<Omit<CallLogRow, 'seq'>> }): Promise<void> => {
     await tx.logs.insertMany(a.rows);
-    if (a.purgeBefore !== null) await tx.logs.purge(a.purgeBefore);
   },
 );

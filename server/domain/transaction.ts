@@ -11,20 +11,6 @@ export interface WithheldResponse {
 }
 
 /**
- * Deletes the idempotency records older than the 24-hour window, at most once an hour. A
- * record past the window is never replayed anyway; this keeps the table from growing.
- */
-export function idempotencyPurger(deps: Deps): () => Promise<number> {
-  let lastPurge = Number.NEGATIVE_INFINITY;
-  return async () => {
-    const now = deps.clock.now();
-    if (now - lastPurge < 3_600_000) return 0;
-    lastPurge = now;
-    return deps.store.transact(async (tx) => tx.idempotency.purge(now - idempotencyWindowMs));
-  };
-}
-
-/**
  * Thrown (rolling the transaction back) when another request with the same Idempotency-Key
  * committed between our look-up and our commit. The HTTP layer then replays that response.
  */

@@ -26,7 +26,6 @@ export function createCallLog(options: {
   store: Store;
   clock: Clock;
   logger: Logger;
-  retentionDays: number;
   /** The longest a row waits for a batch of writes to ride with. */
   flushMs?: number;
   /** Written at once, without waiting for a batch, when this many rows are waiting. */
@@ -36,7 +35,6 @@ export function createCallLog(options: {
   const flushMs = options.flushMs ?? 25;
   const batchSize = options.batchSize ?? 500;
   let buffer: Array<Omit<CallLogRow, 'seq'>> = [];
-  let lastPurge = 0;
 
   // Writes run one after the other: a flush (or the stop) resolves once everything recorded
   // before it is in the database, even rows a write already under way had taken.
@@ -53,18 +51,13 @@ export function createCallLog(options: {
     // Taken when the unit boards its batch, not when it was queued: a rider carries every row
     // recorded until then. A PostgreSQL serialization retry runs it again with the same rows.
     let rows: Array<Omit<CallLogRow, 'seq'>> = [];
-    let purgeAt: number | undefined;
     const args = () => {
       rows = buffer;
       buffer = [];
-      const now = clock.now();
-      purgeAt = now - lastPurge > 3_600_000 ? now : undefined;
-      const purgeBefore = purgeAt === undefined ? null : purgeAt - options.retentionDays * 86_400_000;
-      return { rows, purgeBefore };
+      return { rows };
     };
     try {
       await (soon ? store.runSoon(recordCalls, args, flushMs) : store.run(recordCalls, args()));
-      if (purgeAt !== undefined) lastPurge = purgeAt;
     } catch (err) {
       logger.error({ err, dropped: rows.length }, 'could not write call logs');
     }

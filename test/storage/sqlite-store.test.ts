@@ -90,8 +90,8 @@ describe.each([
 ])('runSoon, named units %s (SQLite)', (_, server) => {
   it('commits with the next batch of writes instead of waiting for its delay', async () => {
     const { store, path } = await openAt(server);
-    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)], purgeBefore: null }), 60_000);
-    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)] }), 60_000);
+    await store.run(recordCalls, { rows: [logRow(2)] });
     expect(await within(soon, 5_000)).toBeUndefined();
     expect(logCount(path)).toBe(2);
     await store.close();
@@ -100,7 +100,7 @@ describe.each([
   it('takes its arguments when it boards the batch, not when it was queued', async () => {
     const { store, path } = await openAt(server);
     const rows = [logRow(1)];
-    const soon = store.runSoon(recordCalls, () => ({ rows, purgeBefore: null }), 30);
+    const soon = store.runSoon(recordCalls, () => ({ rows }), 30);
     rows.push(logRow(2), logRow(3));
     await within(soon, 5_000);
     expect(logCount(path)).toBe(3);
@@ -109,7 +109,7 @@ describe.each([
 
   it('with no write coming, commits once its delay is over', async () => {
     const { store, path } = await openAt(server);
-    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)], purgeBefore: null }), 30);
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1)] }), 30);
     await expect(within(soon, 5_000)).resolves.toBeUndefined();
     expect(logCount(path)).toBe(1);
     await store.close();
@@ -120,11 +120,11 @@ describe.each([
     const twice = logRow(1);
     const soon = store.runSoon(
       recordCalls,
-      () => ({ rows: [logRow(3), twice, twice], purgeBefore: null }),
+      () => ({ rows: [logRow(3), twice, twice] }),
       60_000,
     );
     soon.catch(() => undefined);
-    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    await store.run(recordCalls, { rows: [logRow(2)] });
     await expect(soon).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
     expect(logCount(path)).toBe(1);
     await store.close();
@@ -134,7 +134,7 @@ describe.each([
     const { store, path } = await openAt(server);
     const soon = store.runSoon(
       recordCalls,
-      () => ({ rows: [logRow(1), logRow(2), logRow(3)], purgeBefore: null }),
+      () => ({ rows: [logRow(1), logRow(2), logRow(3)] }),
       60_000,
     );
     await store.close();
@@ -146,9 +146,9 @@ describe.each([
     const { store, path } = await openAt(server);
     const queued = [
       store.transact((tx) => tx.logs.insertMany([logRow(1)])),
-      store.run(recordCalls, { rows: [logRow(2), logRow(3)], purgeBefore: null }),
+      store.run(recordCalls, { rows: [logRow(2), logRow(3)] }),
       store.transact((tx) => tx.logs.insertMany([logRow(4)])),
-      store.run(recordCalls, { rows: [logRow(5)], purgeBefore: null }),
+      store.run(recordCalls, { rows: [logRow(5)] }),
     ];
     await Promise.all(queued);
     const db = new Database(path, { readonly: true });
@@ -304,9 +304,9 @@ function anotherWriterLocks(path: string): { ticks: () => number; release: () =>
 describe('the writer thread', () => {
   it("waits for another connection's write lock while the event loop goes on", async () => {
     const { store, path } = await openAt(true);
-    await store.run(recordCalls, { rows: [logRow(1)], purgeBefore: null });
+    await store.run(recordCalls, { rows: [logRow(1)] });
     const lock = anotherWriterLocks(path);
-    const written = store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    const written = store.run(recordCalls, { rows: [logRow(2)] });
     // In place, the store's BEGIN would wait in SQLite's busy handler on this thread: no tick
     // would come, and the lock below would never be let go before busy_timeout (5 s).
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -320,12 +320,12 @@ describe('the writer thread', () => {
 
   it('a closure queued behind a batch still on the writer thread waits for it without stopping the event loop, and all commit in queue order', async () => {
     const { store, path } = await openAt(true);
-    await store.run(recordCalls, { rows: [logRow(0)], purgeBefore: null });
+    await store.run(recordCalls, { rows: [logRow(0)] });
     const lock = anotherWriterLocks(path);
     // The first batch waits on the other connection's lock. The closure queued next would wait
     // for that lock on this thread, its BEGIN IMMEDIATE stopping the event loop: it waits for the
     // batch to be answered instead, and what is queued after it waits behind it.
-    const log = (n: number) => ({ rows: [logRow(n)], purgeBefore: null });
+    const log = (n: number) => ({ rows: [logRow(n)] });
     const queued: Promise<unknown>[] = [store.run(recordCalls, log(1))];
     await nextTurn();
     queued.push(
@@ -361,9 +361,9 @@ describe('the writer thread', () => {
 
   it('arguments that cannot be copied fail their batch alone; the next batch commits', async () => {
     const { store, path } = await openAt(true);
-    const uncopyable = { rows: [logRow(1)], purgeBefore: null, extra: () => 1 };
+    const uncopyable = { rows: [logRow(1)], extra: () => 1 };
     await expect(store.run(recordCalls, uncopyable)).rejects.toThrow(/could not be cloned/);
-    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    await store.run(recordCalls, { rows: [logRow(2)] });
     expect(logCount(path)).toBe(1);
     await store.close();
   });
@@ -371,10 +371,10 @@ describe('the writer thread', () => {
   it('a unit no module defined is refused by name, and the store goes on', async () => {
     const { store, path } = await openAt(true);
     const unknown = { name: 'nobody.defined', run: recordCalls.run };
-    await expect(store.run(unknown, { rows: [logRow(1)], purgeBefore: null })).rejects.toThrow(
+    await expect(store.run(unknown, { rows: [logRow(1)] })).rejects.toThrow(
       /no unit of work named nobody.defined/,
     );
-    await store.run(recordCalls, { rows: [logRow(2)], purgeBefore: null });
+    await store.run(recordCalls, { rows: [logRow(2)] });
     expect(logCount(path)).toBe(1);
     await store.close();
   });

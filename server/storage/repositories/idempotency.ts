@@ -13,7 +13,11 @@ export function idempotencyRepository(connection: SqlConnection) {
        status_code = excluded.status_code, body = excluded.body, created_at = excluded.created_at
      WHERE idempotency_keys.created_at <= ?`,
   );
-  const purge = connection.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?');
+  // The oldest first, a bounded batch (server/domain/retention.ts): by created_at's index.
+  const purge = connection.prepare(
+    `DELETE FROM idempotency_keys WHERE (account_id, mode, key) IN
+       (SELECT account_id, mode, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)`,
+  );
   // Responses an older version stored with the secret they revealed.
   const revealing = `body LIKE '%"secret":"whsec%' OR body LIKE '%"secret_key":"sk%'`;
   const forgetSecrets = connection.prepare(`DELETE FROM idempotency_keys WHERE ${revealing}`);
@@ -55,8 +59,9 @@ export function idempotencyRepository(connection: SqlConnection) {
         ).changes === 1
       );
     },
-    async purge(olderThan: number): Promise<number> {
-      return (await purge.run(olderThan)).changes;
+    /** Deletes up to `limit` records made at or before `olderThan`, the oldest first. */
+    async purge(olderThan: number, limit: number): Promise<number> {
+      return (await purge.run(olderThan, limit)).changes;
     },
     async hasRevealedSecrets(): Promise<boolean> {
       return (await anyRevealing.get()) !== undefined;

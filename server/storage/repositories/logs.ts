@@ -9,7 +9,10 @@ export function logsRepository(connection: SqlConnection, page: Pager) {
      VALUES (@id, @account_id, @mode, @request_id, @method, @path, @status, @duration_ms, @key_id, @error_code,
        @created_at, @user_id)`,
   );
-  const purge = connection.prepare('DELETE FROM call_logs WHERE created_at < ?');
+  // The oldest first, a bounded batch (server/domain/retention.ts): by created_at's index.
+  const purge = connection.prepare(
+    'DELETE FROM call_logs WHERE seq IN (SELECT seq FROM call_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+  );
 
   return {
     /** Writes a batch of call records; the caller makes it one transaction (`Store.transact`). */
@@ -23,8 +26,9 @@ export function logsRepository(connection: SqlConnection, page: Pager) {
         request,
       );
     },
-    async purge(olderThan: number): Promise<number> {
-      return (await purge.run(olderThan)).changes;
+    /** Deletes up to `limit` call logs older than `olderThan`, the oldest first. */
+    async purge(olderThan: number, limit: number): Promise<number> {
+      return (await purge.run(olderThan, limit)).changes;
     },
   };
 }
