@@ -893,11 +893,13 @@ async function main(): Promise<void> {
     // two figures per segment. The heap's floor (the least used JavaScript heap scraped from
     // /metrics each second, heap.ts) is the live data: a leak in JavaScript raises it even
     // where the pages grown before the soak hide it from the RSS; 10% (at least 5 MB) of
-    // slack. The RSS median (sampled every 100 ms: where the process sits between its
-    // collections) covers memory outside the heap (SQLite, buffers); 10% (at least 10 MB). A
-    // segment's RSS peak is printed but not judged: it is set by when the heap last swung up,
-    // and a rule on peaks read a flat but swinging series as growth about half the time
-    // (docs/benchmarks.md).
+    // slack. The RSS peak (sampled every 100 ms) covers what the heap's figure does not (the
+    // writer and reader threads' own heaps, SQLite, buffers): what the process needs at most;
+    // 10% (at least 10 MB). A single peak swings with when the heap last grew, so the rule
+    // takes the mean of three against three, not the highest of the last three against the
+    // second alone, which read flat runs as growth about half the time. The RSS median is
+    // printed, not judged: it moves with when the allocator hands pages back (a clean run's
+    // medians stepped from 183 to 198 MB while its peaks stayed at 198-201; docs/benchmarks.md).
     const settled = soak.segments.slice(1);
     const third = Math.max(1, Math.floor(settled.length / 3));
     type Segment = (typeof settled)[number];
@@ -906,7 +908,7 @@ async function main(): Promise<void> {
       return { first: mean(settled.slice(0, third)), last: mean(settled.slice(-third)) };
     };
     const heap = thirds((x) => x.heapFloorMb);
-    const rss = thirds((x) => x.medianRssMb);
+    const rss = thirds((x) => x.peakRssMb);
     const grew = (t: { first: number; last: number }, floorMb: number) =>
       !(t.last <= Math.max(t.first * 1.1, t.first + floorMb));
     const failed = soak.segments.reduce((sum, x) => sum + x.failures, 0);
@@ -916,9 +918,9 @@ async function main(): Promise<void> {
       label: `No memory growth over a ${soak.segments.length * soak.segmentS} s soak at ${soak.rate}/s`,
       goal: '<= +10% heap floor and RSS, no failures',
       measured:
-        `heap floor ${heap.first} -> ${heap.last} MB, RSS median ${rss.first} -> ${rss.last} MB, ` +
-        `first third to last (floors ${mb((x) => x.heapFloorMb)}; RSS medians ${mb((x) => x.medianRssMb)}; ` +
-        `RSS peaks ${mb((x) => x.peakRssMb)}), ${failed} failed`,
+        `heap floor ${heap.first} -> ${heap.last} MB, RSS peak ${rss.first} -> ${rss.last} MB, ` +
+        `first third to last (floors ${mb((x) => x.heapFloorMb)}; RSS peaks ${mb((x) => x.peakRssMb)}; ` +
+        `RSS medians ${mb((x) => x.medianRssMb)}), ${failed} failed`,
       pass: !grew(heap, 5) && !grew(rss, 10) && failed === 0 && Number.isFinite(heap.last),
     });
   }
