@@ -118,11 +118,7 @@ describe.each([
   it('a unit that throws rolls back alone: the batch it rode with commits', async () => {
     const { store, path } = await openAt(server);
     const twice = logRow(1);
-    const soon = store.runSoon(
-      recordCalls,
-      () => ({ rows: [logRow(3), twice, twice] }),
-      60_000,
-    );
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(3), twice, twice] }), 60_000);
     soon.catch(() => undefined);
     await store.run(recordCalls, { rows: [logRow(2)] });
     await expect(soon).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
@@ -132,11 +128,7 @@ describe.each([
 
   it('close() writes the units still waiting for a batch', async () => {
     const { store, path } = await openAt(server);
-    const soon = store.runSoon(
-      recordCalls,
-      () => ({ rows: [logRow(1), logRow(2), logRow(3)] }),
-      60_000,
-    );
+    const soon = store.runSoon(recordCalls, () => ({ rows: [logRow(1), logRow(2), logRow(3)] }), 60_000);
     await store.close();
     await expect(within(soon, 1_000)).resolves.toBeUndefined();
     expect(logCount(path)).toBe(3);
