@@ -6,8 +6,9 @@
  * One statement deleting all that had expired since the last purge held the only writer for as
  * long as that took, and every request queued behind it: 500,000 call logs took 8.0 s and as
  * many idempotency records 5.9 s, and at 1,000 requests a second an hour of call logs is 3.6
- * million rows (docs/benchmarks.md). A batch here is a few milliseconds; the worker that runs it takes the next at once while batches come back
- * full, so a backlog drains at the pace the store allows, between the requests' commits.
+ * million rows (docs/benchmarks.md). A batch here is a few milliseconds; the worker that runs
+ * it takes the next at once while batches come back full, so a backlog drains at the pace the
+ * store allows, between the requests' commits.
  */
 import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
@@ -15,7 +16,8 @@ import { idempotencyWindowMs } from './transaction.js';
 
 /**
  * The most rows of each table one batch deletes, the oldest first: 50 and 50 held the writer
- * 4.3 ms (median; 6.1 ms at most) on tables of 200,000 each, 100 and 100 7.6 ms, 500 and 500 60 ms.
+ * 4.3 ms (median; 6.1 ms at most) on tables of 200,000 each, 100 and 100 7.6 ms, 500 and 500
+ * 60 ms.
  */
 export const retentionBatch = 50;
 /** How often the tables are looked at when the last batch found less than a full one. */
