@@ -6,6 +6,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { summarize } from './load.js';
 
 const live = new Set<ChildProcess>();
 
@@ -146,7 +147,7 @@ export interface ServerProcess {
   windowPeakKb(): number;
   /**
    * Median of the resident sizes sampled since `resetWindow`, in KiB: where the process sits
-   * between its collections, which a leak raises and a collection's timing does not move much.
+   * between its collections (it also moves with when the allocator hands pages back).
    */
   windowMedianKb(): number;
   /** Highest resident size of the process's whole life (VmHWM), in KiB. */
@@ -189,7 +190,7 @@ export function startProcess(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
 
-  let windowPeak = 0;
+  /** The resident sizes sampled since `resetWindow`, KiB: its peak and median are read from them. */
   let windowSamples: number[] = [];
   let lifetimePeak = 0;
   let sampling = false;
@@ -199,13 +200,17 @@ export function startProcess(
     const memory = hasProc ? readMemory(pid) : await readMemoryWithPs(pid);
     sampling = false;
     if (!memory) return;
-    windowPeak = Math.max(windowPeak, memory.rssKb);
-    // Bounded: a window is a segment of a run (seconds to minutes at 10 samples a second).
-    if (windowSamples.length < 100_000) windowSamples.push(memory.rssKb);
+    windowSamples.push(memory.rssKb);
     lifetimePeak = Math.max(lifetimePeak, memory.hwmKb, memory.rssKb);
   };
   const sampler = setInterval(() => void sample(), 100);
   sampler.unref();
+  /** The window so far, with one more sample taken now (with /proc: at once). */
+  const windowSummary = () => {
+    const memory = hasProc ? readMemory(pid) : undefined;
+    if (memory) windowSamples.push(memory.rssKb);
+    return summarize(windowSamples);
+  };
 
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -220,21 +225,11 @@ export function startProcess(
     pid,
     output: () => tail.join('\n'),
     resetWindow() {
-      windowPeak = 0;
       windowSamples = [];
       void sample();
     },
-    windowPeakKb() {
-      if (hasProc) {
-        const memory = readMemory(pid);
-        if (memory) windowPeak = Math.max(windowPeak, memory.rssKb);
-      }
-      return windowPeak;
-    },
-    windowMedianKb() {
-      const sorted = [...windowSamples].sort((a, b) => a - b);
-      return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
-    },
+    windowPeakKb: () => windowSummary().max || 0,
+    windowMedianKb: () => windowSummary().p50,
     lifetimePeakKb() {
       const memory = hasProc ? readMemory(pid) : undefined;
       if (memory) lifetimePeak = Math.max(lifetimePeak, memory.hwmKb);
