@@ -18,6 +18,7 @@ import { openStore } from './storage/open-store.js';
 import type { Mode } from './storage/rows.js';
 import type { ResolveHost } from './webhooks/url-policy.js';
 import type { Worker } from './workers/polling-worker.js';
+import { startRetentionWorker } from './workers/retention-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
@@ -27,6 +28,8 @@ export interface RunningService {
   port: number;
   deps: Deps;
   settlement: Worker;
+  /** Deletes expired idempotency records and call logs (server/domain/retention.ts). */
+  retention: Worker;
   webhooks: Worker;
   callLog: CallLog;
   /** Stops accepting, finishes in-flight requests and background work, checkpoints the WAL. */
@@ -82,6 +85,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
   const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware, wakeSettlement });
   settlement = startSettlementWorker(deps, logger, { autostart });
+  const retention = startRetentionWorker(deps, logger, { autostart });
   const webhooks = startWebhookWorker(deps, logger, metrics, {
     autostart,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
@@ -114,6 +118,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port,
     deps,
     settlement,
+    retention,
     webhooks,
     callLog,
     close() {
@@ -126,7 +131,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           // would hold the shutdown for ever: after a grace period its connection is cut.
           setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
         });
-        await Promise.all([settlement.stop(), webhooks.stop(), callLog.stop()]);
+        await Promise.all([settlement.stop(), retention.stop(), webhooks.stop(), callLog.stop()]);
         try {
           await store.checkpoint();
         } catch (err) {

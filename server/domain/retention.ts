@@ -6,9 +6,9 @@
  * One statement deleting all that had expired since the last purge held the only writer for as
  * long as that took, and every request queued behind it: 500,000 call logs took 8.0 s and as
  * many idempotency records 5.9 s, and at 1,000 requests a second an hour of call logs is 3.6
- * million rows (docs/benchmarks.md). A batch here is a few milliseconds; the worker that runs
- * it takes the next at once while batches come back full, so a backlog drains at the pace the
- * store allows, between the requests' commits.
+ * million rows (docs/benchmarks.md). A batch here is a few milliseconds; the retention worker
+ * (server/workers/retention-worker.ts) takes the next at once while batches come back full, so a
+ * backlog drains at the pace the store allows, between the requests' commits.
  */
 import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
@@ -20,7 +20,7 @@ import { idempotencyWindowMs } from './transaction.js';
  * 60 ms.
  */
 export const retentionBatch = 50;
-/** How often the tables are looked at when the last batch found less than a full one. */
+/** How often the retention worker looks at the tables when its last batch was not full. */
 export const retentionCheckMs = 10_000;
 
 /** Deletes up to `limit` of each: idempotency records and call logs older than their cutoffs. */
@@ -33,22 +33,15 @@ export const purgeExpired = defineUnit(
 );
 
 /**
- * One retention step for a worker's pass: a batch when the last was full or `retentionCheckMs`
- * has gone by, nothing otherwise. `more` says a full batch was deleted: there may be more now.
+ * One batch: up to `retentionBatch` of each table, the oldest first. `more`: a batch came back
+ * full, so there may be more to delete now.
  */
-export function retention(deps: Deps): () => Promise<{ purged: number; more: boolean }> {
-  let nextCheck = Number.NEGATIVE_INFINITY;
-  let more = false;
-  return async () => {
-    const now = deps.clock.now();
-    if (!more && now < nextCheck) return { purged: 0, more: false };
-    nextCheck = now + retentionCheckMs;
-    const { records, logs } = await deps.store.run(purgeExpired, {
-      recordsBefore: now - idempotencyWindowMs,
-      logsBefore: now - deps.config.logRetentionDays * 86_400_000,
-      limit: retentionBatch,
-    });
-    more = records === retentionBatch || logs === retentionBatch;
-    return { purged: records + logs, more };
-  };
+export async function purgeExpiredBatch(deps: Deps): Promise<{ purged: number; more: boolean }> {
+  const now = deps.clock.now();
+  const { records, logs } = await deps.store.run(purgeExpired, {
+    recordsBefore: now - idempotencyWindowMs,
+    logsBefore: now - deps.config.logRetentionDays * 86_400_000,
+    limit: retentionBatch,
+  });
+  return { purged: records + logs, more: records === retentionBatch || logs === retentionBatch };
 }

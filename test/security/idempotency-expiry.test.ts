@@ -28,11 +28,11 @@ describe('idempotency records expire after 24 hours and are purged', () => {
       headers: { 'idempotency-key': key },
     });
 
-  it('within 24 hours a retry replays the first answer; the record stays through a purge pass', async () => {
+  it('within 24 hours a retry replays the first answer; the record stays through a retention pass', async () => {
     const first = await createService('expiry-1');
     expect(first.status).toBe(201);
     server.clock.advance(23 * hour);
-    await server.settle(0);
+    await server.purgeExpired();
     expect(await storedRecords(server)).toBe(1);
     const again = await createService('expiry-1');
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -44,7 +44,7 @@ describe('idempotency records expire after 24 hours and are purged', () => {
     const first = await createService('expiry-2');
     expect(first.status, first.text).toBe(201);
     server.clock.advance(24 * hour + 1);
-    await server.settle(0);
+    await server.purgeExpired();
     expect(await storedRecords(server)).toBe(0);
     const again = await createService('expiry-2');
     expect(again.status).toBe(201);

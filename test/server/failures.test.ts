@@ -75,7 +75,7 @@ describe('call log retention', () => {
     server.clock.advance(31 * 86_400_000);
     await server.request('GET', '/balance');
     await server.flushLogs();
-    await server.settle(0); // the worker's pass, where retention runs (server/domain/retention.ts)
+    await server.purgeExpired();
     const logs = await server.request('GET', '/logs', {
       query: { request_id: old.headers.get('x-request-id') as string },
     });

@@ -2,12 +2,16 @@
  * Retention deletes what expired a bounded batch at a time (server/domain/retention.ts): one
  * statement deleting an hour of call logs held the only writer, and every request behind it,
  * for as long as it took. A backlog of expired call logs and idempotency records drains in
- * full batches, the oldest first, each pass saying there is more until one is not full; the
- * young rows stay.
+ * full batches, the oldest first, each batch saying there is more until one is not full; the
+ * young rows stay. The retention worker runs the next batch at once while there is more, and
+ * otherwise every 10 s (startPollingWorker, whose timing test/workers/settlement-backlog.test.ts
+ * checks).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { retention, retentionBatch, retentionCheckMs } from '../../server/domain/retention.js';
-import { settlementPass } from '../../server/workers/settlement-worker.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Deps } from '../../server/domain/context.js';
+import { purgeExpiredBatch, retentionBatch, retentionCheckMs } from '../../server/domain/retention.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { startRetentionWorker } from '../../server/workers/retention-worker.js';
 import { queryRows, runSql } from '../support/database.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -71,33 +75,60 @@ describe('retention', () => {
     await plant('young', 3, now - 1_000);
     expect(await left()).toMatchObject({ logs: backlog + 3, records: backlog + 3 });
 
-    const pass = retention(server.service.deps);
-    expect(await pass()).toEqual({ purged: 2 * retentionBatch, more: true });
+    const batch = () => purgeExpiredBatch(server.service.deps);
+    expect(await batch()).toEqual({ purged: 2 * retentionBatch, more: true });
     expect(await left()).toEqual({
       logs: backlog + 3 - retentionBatch,
       oldestLog: now - 40 * day + retentionBatch,
       records: backlog + 3 - retentionBatch,
       oldestRecord: now - 2 * day + retentionBatch,
     });
-    expect(await pass()).toEqual({ purged: 2 * retentionBatch, more: true });
-    // The last of the backlog: not a full batch, so nothing more until the next check.
-    expect(await pass()).toEqual({ purged: 14, more: false });
+    expect(await batch()).toEqual({ purged: 2 * retentionBatch, more: true });
+    // The last of the backlog: not a full batch, so nothing more for now.
+    expect(await batch()).toEqual({ purged: 14, more: false });
     expect(await left()).toEqual({ logs: 3, oldestLog: now - 1_000, records: 3, oldestRecord: now - 1_000 });
+    expect(await batch()).toEqual({ purged: 0, more: false });
+    // Rows that expire later are deleted by a later batch.
     await plant('later', 5, now - 40 * day);
-    expect(await pass()).toEqual({ purged: 0, more: false });
-    // Once the check interval has gone by, the tables are looked at again.
-    server.clock.advance(retentionCheckMs);
-    expect(await pass()).toEqual({ purged: 10, more: false });
+    expect(await batch()).toEqual({ purged: 10, more: false });
   });
 
-  it("runs in the settlement worker's pass, which asks for the next at once while batches are full", async () => {
+  it("runs as the retention worker's pass, which says how many rows it deleted", async () => {
     await plant('old', retentionBatch + 1, server.clock.now() - 40 * day);
-    const pass = settlementPass(server.service.deps);
-    const worker = { stopping: () => false };
-    // Nothing to settle; a full batch of each deleted, so the worker is told to go on now.
-    expect(await pass(worker)).toEqual({ count: 0, more: true });
+    expect(await server.purgeExpired()).toBe(2 * retentionBatch);
     expect(await left()).toMatchObject({ logs: 1, records: 1 });
-    expect(await pass(worker)).toEqual({ count: 0, more: false });
+    expect(await server.purgeExpired()).toBe(2);
     expect(await left()).toMatchObject({ logs: 0, records: 0 });
+  });
+
+  it('as a worker, takes the next batch at once while batches come back full, then waits 10 s', async () => {
+    vi.useFakeTimers();
+    try {
+      // What each batch deletes, in turn: a full one of records, a full one of logs, then neither.
+      const batches = [
+        { records: retentionBatch, logs: 0 },
+        { records: 3, logs: retentionBatch },
+        { records: 0, logs: 7 },
+      ];
+      let runs = 0;
+      const deps = {
+        clock: server.clock,
+        config: server.service.deps.config,
+        store: { run: async () => batches[runs++] ?? { records: 0, logs: 0 } },
+      } as unknown as Deps;
+      const worker = startRetentionWorker(deps, createLogger({ level: 'silent' }), { autostart: true });
+      const expectRuns = async (ms: number, expected: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+        expect(runs, `after ${ms} ms more`).toBe(expected);
+      };
+      await expectRuns(retentionCheckMs - 10, 0);
+      await expectRuns(10, 1);
+      await expectRuns(10, 3);
+      await expectRuns(retentionCheckMs - 20, 3);
+      await expectRuns(20, 4);
+      await worker.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -62,6 +62,8 @@ export interface TestServer {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** Moves the clock by `ms` and runs one settlement pass. */
   settle(ms?: number): Promise<number>;
+  /** Runs one pass of the retention worker; returns how many expired rows it deleted. */
+  purgeExpired(): Promise<number>;
   /** Runs one pass of the webhook outbox; returns how many deliveries succeeded. */
   deliverWebhooks(): Promise<number>;
   /** Writes the buffered call logs now. */
@@ -178,6 +180,7 @@ export async function startTestServer(
       clock.advance(ms);
       return service.settlement.runOnce();
     },
+    purgeExpired: () => service.retention.runOnce(),
     deliverWebhooks: () => service.webhooks.runOnce(),
     flushLogs: () => service.callLog.flush(),
     async close() {
