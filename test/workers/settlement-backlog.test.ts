@@ -197,14 +197,16 @@ describe('a backlog', () => {
         for (const resolve of held.splice(0)) resolve();
       };
       // A pass's outcomes go once the next claim has committed; the last pass has no claim
-      // after it (nothing left to claim), so its outcomes go after a while anyway.
+      // after it (nothing left to claim), so its outcomes go after a while anyway: 2 s, longer
+      // than the next pass's read and claim take on a saturated machine (with 300 ms, a CI run
+      // on PostgreSQL let two outcomes go before the claim that should have overtaken them).
       let lastRelease: NodeJS.Timeout | undefined;
       /** Outcomes a later pass's claim overtook: the next pass started before they committed. */
       let overtaken = 0;
       const run = async <A, R>(unit: Unit<A, R>, args: A): Promise<R> => {
         if (unit.name === 'settlement.apply') {
           clearTimeout(lastRelease);
-          lastRelease = setTimeout(release, 300);
+          lastRelease = setTimeout(release, 2_000);
           await new Promise<void>((resolve) => held.push(resolve));
         }
         const result = await store.run(unit, args);
