@@ -27,6 +27,11 @@ export interface PacedResult {
   serviceMs: LatencySummary;
   /** Server CPU time per successful request, ms. */
   cpuMsPerRequest: number;
+  /**
+   * Share of the run the server's main thread was runnable but waiting for a CPU (0-1; NaN
+   * when unknown): the machine's part in the tail, beside the server's own.
+   */
+  mainThreadCpuWait: number;
 }
 
 export async function runPaced(options: {
@@ -36,7 +41,7 @@ export async function runPaced(options: {
   rate: number;
   durationS: number;
   maxSockets?: number;
-  server?: { cpuMs(): number };
+  server?: { cpuMs(): number; schedMs?(): { waitMs: number } | undefined };
 }): Promise<PacedResult> {
   const { origin, request, rate, durationS } = options;
   const url = new URL(request.path, origin);
@@ -53,6 +58,7 @@ export async function runPaced(options: {
 
   const body = request.body ? Buffer.from(request.body) : undefined;
   const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
+  const waitBefore = options.server?.schedMs?.()?.waitMs ?? Number.NaN;
   const start = performance.now();
   const intervalMs = 1000 / rate;
 
@@ -112,6 +118,7 @@ export async function runPaced(options: {
   });
   const elapsedS = (performance.now() - start) / 1000;
   const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
+  const waitMs = (options.server?.schedMs?.()?.waitMs ?? Number.NaN) - waitBefore;
   agent.destroy();
   return {
     title: options.title,
@@ -125,5 +132,6 @@ export async function runPaced(options: {
     latencyMs: summarize(latencies),
     serviceMs: summarize(service),
     cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
+    mainThreadCpuWait: waitMs / (elapsedS * 1000),
   };
 }

@@ -105,6 +105,22 @@ export function readCpuMs(pid: number): number | undefined {
 }
 
 /**
+ * A process's main thread: its time on a CPU, and its time runnable but waiting for one (the
+ * scheduler's run queue), in ms since it started; undefined without /proc/<pid>/schedstat.
+ * Waiting is what a busy machine adds to a latency beyond the process's own work.
+ */
+export function readMainThreadSchedMs(pid: number): { runMs: number; waitMs: number } | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(run) && Number.isFinite(wait)
+      ? { runMs: (run as number) / 1e6, waitMs: (wait as number) / 1e6 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * CPU time of a process and of its children (user + system, ms): its own, its reaped children's
  * (cutime, cstime) and its live children's. For a server that forks a process per connection
  * (PostgreSQL's postmaster and its backends). NaN without /proc.
@@ -154,6 +170,8 @@ export interface ServerProcess {
   lifetimePeakKb(): number;
   /** CPU time used so far, ms (NaN without /proc). */
   cpuMs(): number;
+  /** The main thread's time on a CPU and waiting for one so far, ms (`readMainThreadSchedMs`). */
+  schedMs(): { runMs: number; waitMs: number } | undefined;
   /** Resolves with the exit code (or signal) once the process has exited. */
   exited: Promise<string>;
   /** SIGTERM, then SIGKILL after `graceMs`: lets a server flush and write its CPU profile. */
@@ -236,6 +254,7 @@ export function startProcess(
       return lifetimePeak;
     },
     cpuMs: () => readCpuMs(pid) ?? Number.NaN,
+    schedMs: () => readMainThreadSchedMs(pid),
     exited,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
