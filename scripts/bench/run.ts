@@ -169,6 +169,13 @@ function round(value: number, digits = 3): number {
   return Math.round(value * f) / f;
 }
 
+/** A paced run's main-thread wait for a CPU as a percentage (`PacedResult`), if it was measured. */
+function cpuWaitPercent(result: LoadResult | PacedResult | undefined): string | undefined {
+  if (!result || !('mainThreadCpuWait' in result) || !Number.isFinite(result.mainThreadCpuWait))
+    return undefined;
+  return `${(result.mainThreadCpuWait * 100).toFixed(0)}%`;
+}
+
 function addRow(
   server: ServerProcess,
   section: string,
@@ -192,9 +199,9 @@ function addRow(
   };
   rows.push(row);
   details[key] = result;
-  const wait = 'mainThreadCpuWait' in result && Number.isFinite(result.mainThreadCpuWait);
+  const wait = cpuWaitPercent(result);
   progress(
-    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB${wait ? `  main thread waiting for a CPU ${((result as PacedResult).mainThreadCpuWait * 100).toFixed(0)}%` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
+    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB${wait ? `  main thread waiting for a CPU ${wait}` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
   );
   if (row.failures) {
     const codes = 'statusCodes' in result ? JSON.stringify(result.statusCodes) : `non2xx ${result.non2xx}`;
@@ -859,8 +866,8 @@ async function main(): Promise<void> {
    */
   const cpuWaits = (keys: ReadonlyArray<{ key: string; name: string }>) => {
     const shares = keys.flatMap(({ key, name }) => {
-      const share = (details[key] as PacedResult | undefined)?.mainThreadCpuWait;
-      return share !== undefined && Number.isFinite(share) ? [`${name} ${(share * 100).toFixed(0)}%`] : [];
+      const wait = cpuWaitPercent(details[key]);
+      return wait ? [`${name} ${wait}`] : [];
     });
     return shares.length > 0 ? `; main thread waiting for a CPU: ${shares.join(', ')}` : '';
   };

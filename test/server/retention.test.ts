@@ -4,8 +4,7 @@
  * for as long as it took. A backlog of expired call logs and idempotency records drains in
  * full batches, the oldest first, each batch saying there is more until one is not full; the
  * young rows stay. The retention worker runs the next batch at once while there is more, and
- * otherwise every 10 s (startPollingWorker, whose timing test/workers/settlement-backlog.test.ts
- * checks).
+ * otherwise every 10 s (the last test, with fake timers).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../server/domain/context.js';
