@@ -1,10 +1,11 @@
 /**
  * The SQLite seam builds row objects itself from the driver's arrays: every column, by its name,
- * whatever the name, with the values SQLite stored.
+ * whatever the name, with the values SQLite stored. It hands SQLite bound LIMITs it does not plan
+ * with, so those statements are not prepared again on every run.
  */
 import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { sqliteConnection } from '../../server/storage/sqlite/connection.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { sqliteConnection, unplannedLimits } from '../../server/storage/sqlite/connection.js';
 
 describe('sqliteConnection rows', () => {
   let connection: ReturnType<typeof sqliteConnection>;
@@ -50,5 +51,51 @@ describe('sqliteConnection rows', () => {
 
   it('with a name twice, the last column wins, as the driver did', async () => {
     expect(await connection.prepare('SELECT 1 AS n, 2 AS n').get()).toEqual({ n: 2 });
+  });
+});
+
+describe('sqliteConnection bound limits', () => {
+  it('spells every bound LIMIT with a unary plus, and nothing else', () => {
+    expect(unplannedLimits('SELECT * FROM t ORDER BY seq DESC LIMIT ?')).toBe(
+      'SELECT * FROM t ORDER BY seq DESC LIMIT +?',
+    );
+    expect(unplannedLimits('SELECT id FROM d WHERE a = @a ORDER BY b, seq\n      limit @limit')).toBe(
+      'SELECT id FROM d WHERE a = @a ORDER BY b, seq\n      limit +@limit',
+    );
+    expect(
+      unplannedLimits('DELETE FROM l WHERE seq IN (SELECT seq FROM l WHERE c < ? ORDER BY c LIMIT ?)'),
+    ).toBe('DELETE FROM l WHERE seq IN (SELECT seq FROM l WHERE c < ? ORDER BY c LIMIT +?)');
+    for (const unchanged of [
+      'SELECT 1 FROM t LIMIT 1',
+      'SELECT limit_at FROM t WHERE x = ?',
+      'SELECT ? AS nolimit',
+    ]) {
+      expect(unplannedLimits(unchanged)).toBe(unchanged);
+    }
+  });
+
+  it('prepares that spelling, and a bound limit still limits, whatever is bound from one run to the next', async () => {
+    const db = new Database(':memory:');
+    db.exec(
+      'CREATE TABLE t (seq INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES (1), (2), (3), (4), (5);',
+    );
+    const prepare = vi.spyOn(db, 'prepare');
+    const connection = sqliteConnection(db);
+    const positional = connection.prepare<{ seq: number }>(
+      'SELECT seq FROM t WHERE seq > ? ORDER BY seq LIMIT ?',
+    );
+    const named = connection.prepare<{ seq: number }>('SELECT seq FROM t ORDER BY seq DESC LIMIT @limit');
+    expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([
+      'SELECT seq FROM t WHERE seq > ? ORDER BY seq LIMIT +?',
+      'SELECT seq FROM t ORDER BY seq DESC LIMIT +@limit',
+    ]);
+    const seqs = (rows: { seq: number }[]) => rows.map((row) => row.seq);
+    expect(seqs(await positional.all(1, 2))).toEqual([2, 3]);
+    expect(seqs(await positional.all(0, 0))).toEqual([]);
+    expect(seqs(await positional.all(2, 10))).toEqual([3, 4, 5]);
+    expect(seqs(await named.all({ limit: 1 }))).toEqual([5]);
+    expect(seqs(await named.all({ limit: 3 }))).toEqual([5, 4, 3]);
+    // A negative limit is no limit, as in SQLite.
+    expect(seqs(await named.all({ limit: -1 }))).toEqual([5, 4, 3, 2, 1]);
   });
 });
