@@ -304,9 +304,15 @@ export function startWebhookWorker(
   };
 
   let timer: NodeJS.Timeout | undefined;
+  /**
+   * A poll. An idle sender first reads whether anything is due, and claims only then: a claim
+   * is a write transaction (it takes the write lock, and on SQLite a trip to the writer thread),
+   * and most polls of a quiet server find nothing. While deliveries are in flight it claims at
+   * once, as each slot that ends does.
+   */
   const tick = async () => {
     try {
-      await fill();
+      if (slots.total > 0 || (await store.read((tx) => tx.events.anyDue(clock.now())))) await fill();
       failures.succeeded();
     } catch (err) {
       failures.failed(err);

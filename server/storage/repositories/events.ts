@@ -88,6 +88,12 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
           AND ${notIn('e.account_id', '@busy_accounts')}) AS candidates
       WHERE oldest IS NOT NULL ORDER BY oldest`,
   );
+  // By the due index: its first entry past `now` ends the search.
+  const anyDue = connection.prepare<{ due: number }>(
+    `SELECT 1 AS due FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+      LIMIT 1`,
+  );
   const dueDeliveriesOf = connection.prepare<{ id: string }>(
     `SELECT id FROM webhook_deliveries
       WHERE endpoint_id = @endpoint_id AND status = 'pending' AND next_attempt_at <= @now
@@ -216,6 +222,10 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     },
     async cancelDeliveries(endpointId: string): Promise<void> {
       await cancelDeliveries.run(endpointId);
+    },
+    /** Whether any delivery is due and unleased at `now` (paused endpoints included). A read. */
+    async anyDue(now: number): Promise<boolean> {
+      return (await anyDue.get(now, now)) !== undefined;
     },
     /** Endpoints with a due delivery that could start now, oldest due first. Nothing is locked. */
     async dueEndpoints(query: {
