@@ -3,8 +3,9 @@
  * (a write transaction, the write lock taken) only when something is. Once a delivery is due,
  * the next poll claims and sends it.
  *
- * The sender runs on its timer here, every 10 ms, over the test server's store; the store's
- * `run` and `read` are counted by unit name. Everything waited for is a condition.
+ * The sender runs on its timer here, every 10 ms, over the test server's store, which notes the
+ * name of every unit it is asked to run and counts its reads. Everything waited for is a
+ * condition.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Deps } from '../../server/domain/context.js';
