@@ -72,6 +72,11 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     postgres ? `${column} <> ALL(${list})` : `${column} NOT IN (SELECT value FROM json_each(${list}))`;
   const idList = (ids: string[]): SqlValue => (postgres ? ids : JSON.stringify(ids));
 
+  // A delivery that may be sent at `@now`: pending, due, and not leased (or its lease is over).
+  // The sender's poll, its claim and its hand-over must agree on it.
+  const dueAndUnleased = (d: string) =>
+    `${d}status = 'pending' AND ${d}next_attempt_at <= @now AND (${d}locked_until IS NULL OR ${d}locked_until <= @now)`;
+
   // Endpoints of one mode, not paused, with a due and unlocked delivery, oldest first, leaving
   // out those (and the accounts) that have no free slot. Each endpoint's oldest due delivery is
   // found through the pending-by-endpoint index.
@@ -79,8 +84,7 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     `SELECT endpoint_id, account_id, consecutive_failures FROM (
        SELECT e.id AS endpoint_id, e.account_id, e.consecutive_failures,
               (SELECT d.next_attempt_at FROM webhook_deliveries d
-                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= @now
-                  AND (d.locked_until IS NULL OR d.locked_until <= @now)
+                WHERE d.endpoint_id = e.id AND ${dueAndUnleased('d.')}
                 ORDER BY d.next_attempt_at LIMIT 1) AS oldest
          FROM webhook_endpoints e
         WHERE e.mode = @mode AND (e.paused_until IS NULL OR e.paused_until <= @now)
@@ -90,14 +94,11 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
   );
   // By the due index: its first entry past `now` ends the search.
   const anyDue = connection.prepare<{ due: number }>(
-    `SELECT 1 AS due FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-      LIMIT 1`,
+    `SELECT 1 AS due FROM webhook_deliveries WHERE ${dueAndUnleased('')} LIMIT 1`,
   );
   const dueDeliveriesOf = connection.prepare<{ id: string }>(
     `SELECT id FROM webhook_deliveries
-      WHERE endpoint_id = @endpoint_id AND status = 'pending' AND next_attempt_at <= @now
-        AND (locked_until IS NULL OR locked_until <= @now)
+      WHERE endpoint_id = @endpoint_id AND ${dueAndUnleased('')}
         AND ${notIn('id', '@busy_deliveries')}
       ORDER BY next_attempt_at, seq LIMIT @limit`,
   );
@@ -225,7 +226,7 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     },
     /** Whether any delivery is due and unleased at `now` (paused endpoints included). A read. */
     async anyDue(now: number): Promise<boolean> {
-      return (await anyDue.get(now, now)) !== undefined;
+      return (await anyDue.get({ now })) !== undefined;
     },
     /** Endpoints with a due delivery that could start now, oldest due first. Nothing is locked. */
     async dueEndpoints(query: {
