@@ -41,7 +41,7 @@ export async function runPaced(options: {
   rate: number;
   durationS: number;
   maxSockets?: number;
-  server?: { cpuMs(): number; schedMs?(): { waitMs: number } | undefined };
+  server?: { cpuMs(): number; cpuWaitMs?(): number | undefined };
 }): Promise<PacedResult> {
   const { origin, request, rate, durationS } = options;
   const url = new URL(request.path, origin);
@@ -58,7 +58,7 @@ export async function runPaced(options: {
 
   const body = request.body ? Buffer.from(request.body) : undefined;
   const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
-  const waitBefore = options.server?.schedMs?.()?.waitMs ?? Number.NaN;
+  const waitBefore = options.server?.cpuWaitMs?.() ?? Number.NaN;
   const start = performance.now();
   const intervalMs = 1000 / rate;
 
@@ -118,7 +118,7 @@ export async function runPaced(options: {
   });
   const elapsedS = (performance.now() - start) / 1000;
   const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
-  const waitMs = (options.server?.schedMs?.()?.waitMs ?? Number.NaN) - waitBefore;
+  const waitMs = (options.server?.cpuWaitMs?.() ?? Number.NaN) - waitBefore;
   agent.destroy();
   return {
     title: options.title,

@@ -222,7 +222,7 @@ function group(name: string, members: ServerProcess[], alsoCpuMs: () => number):
     lifetimePeakKb: () => sum((m) => m.lifetimePeakKb()),
     cpuMs: () => sum((m) => m.cpuMs()) + alsoCpuMs(),
     // Several main threads: no one figure says how long "the" main thread waited.
-    schedMs: () => undefined,
+    cpuWaitMs: () => undefined,
     exited: Promise.race(members.map((m) => m.exited)),
     async stop(graceMs) {
       await Promise.all(members.map((m) => m.stop(graceMs)));

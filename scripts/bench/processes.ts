@@ -105,16 +105,14 @@ export function readCpuMs(pid: number): number | undefined {
 }
 
 /**
- * A process's main thread: its time on a CPU, and its time runnable but waiting for one (the
- * scheduler's run queue), in ms since it started; undefined without /proc/<pid>/schedstat.
- * Waiting is what a busy machine adds to a latency beyond the process's own work.
+ * How long a process's main thread has been runnable but waiting for a CPU (the scheduler's run
+ * queue) since it started, ms; undefined without /proc/<pid>/schedstat (its second field). That
+ * wait is what a busy machine adds to a latency beyond the process's own work.
  */
-export function readMainThreadSchedMs(pid: number): { runMs: number; waitMs: number } | undefined {
+export function readMainThreadCpuWaitMs(pid: number): number | undefined {
   try {
-    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
-    return Number.isFinite(run) && Number.isFinite(wait)
-      ? { runMs: (run as number) / 1e6, waitMs: (wait as number) / 1e6 }
-      : undefined;
+    const wait = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+    return Number.isFinite(wait) ? wait / 1e6 : undefined;
   } catch {
     return undefined;
   }
@@ -170,8 +168,8 @@ export interface ServerProcess {
   lifetimePeakKb(): number;
   /** CPU time used so far, ms (NaN without /proc). */
   cpuMs(): number;
-  /** The main thread's time on a CPU and waiting for one so far, ms (`readMainThreadSchedMs`). */
-  schedMs(): { runMs: number; waitMs: number } | undefined;
+  /** How long the main thread has waited for a CPU so far, ms (`readMainThreadCpuWaitMs`). */
+  cpuWaitMs(): number | undefined;
   /** Resolves with the exit code (or signal) once the process has exited. */
   exited: Promise<string>;
   /** SIGTERM, then SIGKILL after `graceMs`: lets a server flush and write its CPU profile. */
@@ -254,7 +252,7 @@ export function startProcess(
       return lifetimePeak;
     },
     cpuMs: () => readCpuMs(pid) ?? Number.NaN,
-    schedMs: () => readMainThreadSchedMs(pid),
+    cpuWaitMs: () => readMainThreadCpuWaitMs(pid),
     exited,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
