@@ -81,3 +81,14 @@ export async function requestMix(api: Api): Promise<Record<Operation, LoadReques
     list: { method: 'GET', path: '/v1/payments?limit=20', headers: api.headers },
   };
 }
+
+/** Resolves once no payment of the account is still `initiated` (all settled), polling every 50 ms. */
+export async function waitUntilSettled(api: Api, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await call<{ items: unknown[] }>(api, 'GET', '/payments?status=initiated&limit=1');
+    if (page.items.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`payments still initiated after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

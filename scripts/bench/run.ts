@@ -35,6 +35,7 @@ import {
   paymentBody,
   requestMix,
   type Scenario,
+  waitUntilSettled,
 } from './api.js';
 import { sampleHeap } from './heap.js';
 import { combine, type LoadRequest, type LoadResult, runLoad, runSlice, type Slice } from './load.js';
@@ -372,7 +373,13 @@ async function main(): Promise<void> {
 
   const growth: Array<{ rows: number; seeded: Seeded; after: { payments: number; callLogs: number } }> = [];
   let webhooks:
-    | { burst: DeliveryStats & { peakRssMb: number }; steady: DeliveryStats & { rate: number } }
+    | {
+        /** A backlog of deliveries on a running server, drained once its receiver answers again. */
+        burst: DeliveryStats & { peakRssMb: number; cpuMsPerDelivery: number };
+        steady: DeliveryStats & { rate: number };
+        /** Information: a backlog of settlements, settled and delivered by a server just restarted. */
+        restart: DeliveryStats;
+      }
     | undefined;
   let halfRate = 0;
   let postgres: PostgresSummary | undefined;
@@ -669,39 +676,51 @@ async function main(): Promise<void> {
       });
     }
 
-    // 5. Webhooks: a backlog of settlements drained, then a steady stream.
+    // 5. Webhooks: a backlog of deliveries drained, then a steady stream, on a running server;
+    // then, for information, a backlog of settlements after a restart.
     if (runs('webhooks')) {
-      progress(`\nWebhooks: ${plan.webhookEvents} settlements delivered to a local receiver`);
+      progress(`\nWebhooks: ${plan.webhookEvents} events delivered to a local receiver`);
       const receiver = await startReceiver();
       const database = { DATABASE_PATH: join(work, 'webhooks.db') };
       const credentials = await createAccount(database);
-      const webhookEnv = { SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' };
-      // Payments created while both workers sleep (their first pass is a minute away)...
-      let api = await startApi('api, webhooks (workers asleep)', database, credentials, {
-        ...webhookEnv,
-        SETTLEMENT_POLL_MS: '60000',
-        WEBHOOK_POLL_MS: '60000',
-      });
+      const webhookEnv = {
+        SANDBOX_SETTLE_MS: '0',
+        WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+        SETTLEMENT_POLL_MS: '10',
+        WEBHOOK_POLL_MS: '10',
+        // The stalled receiver holds its first deliveries while the backlog builds: they must
+        // not time out (a timed-out delivery is sent again, and would count twice).
+        WEBHOOK_TIMEOUT_MS: '60000',
+      };
+      let api = await startApi('api, webhooks', database, credentials, webhookEnv);
       const service = await call<{ service_id: string }>(api, 'POST', '/services', {
         name: 'Bench shop',
         type: 'website',
       });
       await call(api, 'POST', '/webhook-endpoints', { url: receiver.url, events: ['payment.completed'] });
       const body = paymentBody(service.service_id);
-      await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16);
-      await api.proc.stop();
-      // ...then a restart with fast workers: the backlog settles and is delivered.
-      api = await startApi('api, webhooks', database, credentials, {
-        ...webhookEnv,
-        SETTLEMENT_POLL_MS: '10',
-        WEBHOOK_POLL_MS: '10',
-      });
-      api.proc.resetWindow();
+      // Warm-up, as every throughput scenario has: the server has settled and delivered before.
+      await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16, 'bench-wh-warm');
       await receiver.waitFor(plan.webhookEvents, 180_000);
-      const burst = { ...deliveryStats(receiver.receipts, receiver.duplicates()), peakRssMb: 0 };
-      burst.peakRssMb = round(api.proc.windowPeakKb() / 1024, 1);
+      // The receiver stalls: it holds the deliveries in flight (the endpoint's concurrency) and
+      // the rest wait in the outbox while the payments are made and settle...
+      receiver.clear();
+      receiver.hold();
+      await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16, 'bench-wh-backlog');
+      await waitUntilSettled(api, 60_000);
+      progress(`  receiver stalled: ${receiver.heldCount()} deliveries held, the rest waiting in the outbox`);
+      // ...then answers again, and the backlog drains.
+      api.proc.resetWindow();
+      const cpuBefore = api.proc.cpuMs();
+      receiver.release();
+      await receiver.waitFor(plan.webhookEvents, 180_000);
+      const burst = {
+        ...deliveryStats(receiver.receipts, receiver.duplicates()),
+        peakRssMb: round(api.proc.windowPeakKb() / 1024, 1),
+        cpuMsPerDelivery: round((api.proc.cpuMs() - cpuBefore) / plan.webhookEvents),
+      };
       progress(
-        `  backlog of ${burst.events}: ${Math.round(burst.settlementsPerSecond)} settlements/s, ${Math.round(burst.deliveriesPerSecond)} deliveries/s, delay p50 ${ms(burst.delayMs.p50)} ms p99 ${ms(burst.delayMs.p99)} ms`,
+        `  backlog of ${burst.events} deliveries: ${Math.round(burst.deliveriesPerSecond)} deliveries/s, ${burst.cpuMsPerDelivery} ms of server CPU each`,
       );
       // A steady stream of payments, settled and delivered as they come.
       receiver.clear();
@@ -723,7 +742,24 @@ async function main(): Promise<void> {
       progress(
         `  steady ${plan.steadyRate} payments/s: ${steady.events} events, delay p50 ${ms(steady.delayMs.p50)} ms p99 ${ms(steady.delayMs.p99)} ms max ${ms(steady.delayMs.max)} ms`,
       );
-      webhooks = { burst, steady };
+      await api.proc.stop();
+      // Information: payments made while both workers sleep (their first pass is a minute
+      // away), then a restart with fast workers: a cold server settles them all and delivers.
+      receiver.clear();
+      api = await startApi('api, webhooks (workers asleep)', database, credentials, {
+        ...webhookEnv,
+        SETTLEMENT_POLL_MS: '60000',
+        WEBHOOK_POLL_MS: '60000',
+      });
+      await createPayments(api.apiUrl, api.headers, body, plan.webhookEvents, 16, 'bench-wh-restart');
+      await api.proc.stop();
+      api = await startApi('api, webhooks (restarted)', database, credentials, webhookEnv);
+      await receiver.waitFor(plan.webhookEvents, 180_000);
+      const restart = deliveryStats(receiver.receipts, receiver.duplicates());
+      progress(
+        `  after a restart, ${restart.events} settlements at once: ${Math.round(restart.settlementsPerSecond)} settlements/s, ${Math.round(restart.deliveriesPerSecond)} deliveries/s`,
+      );
+      webhooks = { burst, steady, restart };
       await api.proc.stop();
       await receiver.close();
     }
@@ -889,12 +925,14 @@ async function main(): Promise<void> {
     );
   }
   if (webhooks) {
+    const twice = webhooks.burst.duplicates + webhooks.steady.duplicates + webhooks.restart.duplicates;
     targets.push({
       key: 'webhook_backlog',
-      label: `Webhook backlog of ${webhooks.burst.events} drained`,
+      label: `Webhook backlog of ${webhooks.burst.events} deliveries drained`,
       goal: '>= 2,000/s, none twice',
-      measured: `${Math.round(webhooks.burst.deliveriesPerSecond)}/s, ${webhooks.burst.duplicates} twice`,
-      pass: webhooks.burst.deliveriesPerSecond >= 2000 && webhooks.burst.duplicates === 0,
+      // "Twice" counts every phase of the section, the restart's included.
+      measured: `${Math.round(webhooks.burst.deliveriesPerSecond)}/s, ${twice} twice`,
+      pass: webhooks.burst.deliveriesPerSecond >= 2000 && twice === 0,
     });
   }
   const postPeak = (key: string) => row(key)?.peakRssMb;
@@ -991,10 +1029,11 @@ async function main(): Promise<void> {
       `### Webhook delivery (local receiver)\n\n${formatPlain(
         ['Phase', 'events', 'settled/s', 'delivered/s', 'delay p50 ms', 'delay p99 ms', 'delay max ms'],
         [
-          line(`backlog of ${w.burst.events} settling at once`, w.burst),
+          line(`backlog of ${w.burst.events} deliveries, receiver answering again`, w.burst),
           line(`steady ${w.steady.rate} payments/s`, w.steady),
+          line(`after a restart, ${w.restart.events} settlements at once (information)`, w.restart),
         ],
-      )}\n\nPeak RSS while draining the backlog: ${Math.round(w.burst.peakRssMb)} MB.`,
+      )}\n\nWhile the backlog of deliveries drained: ${w.burst.cpuMsPerDelivery} ms of server CPU per delivery, peak RSS ${Math.round(w.burst.peakRssMb)} MB. Its delays count from settlement, the receiver's stall included.`,
     );
   }
   if (postgres) {

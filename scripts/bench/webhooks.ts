@@ -1,6 +1,7 @@
 /**
- * A local webhook receiver: a node:http server on 127.0.0.1 that answers 200 at once and notes,
- * for each event, when it arrived and the event's own `timestamp` (the settlement time).
+ * A local webhook receiver: a node:http server on 127.0.0.1 that answers 200 at once (while it
+ * stalls, when released) and notes, for each event, when it arrived and the event's own
+ * `timestamp` (the settlement time).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,14 @@ export interface Receiver {
   receipts: Receipt[];
   /** Deliveries of an event already received (webhooks are at least once). */
   duplicates(): number;
+  /** Starts a new phase: no receipts, no duplicates (the events seen before still count). */
   clear(): void;
+  /** The receiver stalls: requests are read but not answered until `release`. */
+  hold(): void;
+  /** Requests waiting for `release`. */
+  heldCount(): number;
+  /** Answers the held requests and every later one at once. */
+  release(): void;
   /** Resolves when `count` distinct events have arrived, or rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -27,13 +35,21 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   let receipts: Receipt[] = [];
-  let seen = new Set<string>();
+  const seen = new Set<string>();
   let duplicates = 0;
   let waiter: { count: number; resolve: () => void } | undefined;
+  let held: (() => void)[] | undefined;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (held) {
+        held.push(handle);
+        return;
+      }
+      handle();
+    });
+    const handle = () => {
       const receivedAt = Date.now();
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       try {
@@ -57,7 +73,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         // Not an event: ignored.
       }
-    });
+    };
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,9 +84,18 @@ export async function startReceiver(): Promise<Receiver> {
       return receipts;
     },
     duplicates: () => duplicates,
+    hold() {
+      held = [];
+    },
+    heldCount: () => held?.length ?? 0,
+    release() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const answer of waiting) answer();
+    },
     clear() {
+      // The events seen are kept: an event of an earlier phase delivered again is a duplicate.
       receipts = [];
-      seen = new Set();
       duplicates = 0;
     },
     waitFor(count, timeoutMs) {
@@ -130,6 +155,7 @@ export async function createPayments(
   body: string,
   count: number,
   concurrency: number,
+  keyPrefix = 'bench-wh',
 ): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
@@ -138,7 +164,7 @@ export async function createPayments(
       const i = next++;
       const response = await fetch(`${apiUrl}/payments`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `bench-wh-${i}` },
+        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `${keyPrefix}-${i}` },
         body,
       });
       const json = (await response.json()) as { data?: { transaction_id: string } };
