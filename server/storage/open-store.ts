@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createSecretBox, resolveSecretsKey } from './secret-box.js';
 import { startCheckpointer } from './sqlite/checkpointer.js';
-import { openDatabase, openReadConnection } from './sqlite/database.js';
+import { type Db, openDatabase, openReadConnection, scrubMark } from './sqlite/database.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { Store } from './store.js';
 
@@ -39,18 +39,19 @@ export async function openStore(
     });
   }
   const key = resolveSecretsKey(config.secretsEncryptionKey, config.databasePath);
-  const store = openSqliteStore(config.databasePath, key, options.server?.logger);
-  await cleanOldSecrets(store);
+  const db = openDatabase(config.databasePath);
+  const store = openSqliteStore(db, config.databasePath, key, options.server?.logger);
+  await cleanOldSecrets(store, db);
   return store;
 }
 
 /**
- * The SQLite engine: the writer migrates the file before the readers open it. A server (given a
- * logger) checkpoints on a thread of its own and runs its named units of work on a writer
- * thread and its named reads on a reader thread; a command-line run is too short to need them.
+ * The SQLite engine on `db`, the connection that migrated the file (before the readers open it).
+ * A server (given a logger) checkpoints on a thread of its own and runs its named units of work
+ * on a writer thread and its named reads on a reader thread; a command-line run is too short to
+ * need them.
  */
-function openSqliteStore(path: string, key: Buffer, logger: Logger | undefined): Store {
-  const db = openDatabase(path);
+function openSqliteStore(db: Db, path: string, key: Buffer, logger: Logger | undefined): Store {
   const box = createSecretBox(key);
   if (!logger) return new SqliteStore(db, () => openReadConnection(path), box);
   const checkpointer = startCheckpointer(path, (failure) =>
@@ -65,15 +66,18 @@ function openSqliteStore(path: string, key: Buffer, logger: Logger | undefined):
   });
 }
 
-/** Seals what an older version left in clear; looked for with a read first, so an up-to-date database is not written to at start-up. */
-async function cleanOldSecrets(store: Store): Promise<void> {
-  const dirty = await store.read(
-    async (tx) => (await tx.events.hasClearSecrets()) || (await tx.idempotency.hasRevealedSecrets()),
-  );
-  if (!dirty) return;
-  await store.transact(
-    async (tx) => (await tx.events.sealClearSecrets()) + (await tx.idempotency.forgetRevealedSecrets()),
-  );
+/**
+ * Seals what an older version left in clear, then rebuilds the file so no free page keeps it.
+ * Only two small reads on an up-to-date file: the endpoints' secrets, and the mark the database
+ * leaves when it forgets a stored response that revealed a secret (the triggers of
+ * migrations/009_forget_revealed_responses.sql, which an older version's writes run too).
+ */
+async function cleanOldSecrets(store: Store, db: Db): Promise<void> {
+  const clearSecrets = await store.read((tx) => tx.events.hasClearSecrets());
+  if (!clearSecrets && !scrubMark.isSet(db)) return;
+  if (clearSecrets) await store.transact((tx) => tx.events.sealClearSecrets());
   await store.vacuum();
   await store.checkpoint();
+  // Cleared last: a crash before this point scrubs again at the next start.
+  scrubMark.clear(db);
 }

@@ -290,6 +290,112 @@ describe('the key-encryption key', () => {
   });
 });
 
+/** A stored response as the versions before sealed secrets kept it: the secret revealed. */
+function revealingResponse(id: string, secret: string): string {
+  return JSON.stringify({ status: 'success', data: { id, secret } });
+}
+
+/** Stores a response under `key` from outside the server, as an older version wrote one. */
+function storeResponse(server: TestServer, key: string, body: string): Promise<number> {
+  return runSql(
+    server,
+    `INSERT INTO idempotency_keys (account_id, mode, key, fingerprint, status_code, body, created_at)
+     VALUES (?, 'test', ?, 'f', 201, ?, ?)`,
+    server.account.accountId,
+    key,
+    body,
+    Date.now(),
+  );
+}
+
+async function storedKeys(server: TestServer): Promise<string[]> {
+  const rows = await queryRows<{ key: string }>(
+    server,
+    'SELECT key FROM idempotency_keys WHERE account_id = ? ORDER BY key',
+    server.account.accountId,
+  );
+  return rows.map((row) => row.key);
+}
+
+/** The SQLite file of `server` (closed) as the versions before migration 009 left it. */
+async function undoMigration9(server: TestServer): Promise<void> {
+  for (const statement of [
+    'DROP TRIGGER idempotency_keys_forget_revealed_on_insert',
+    'DROP TRIGGER idempotency_keys_forget_revealed_on_update',
+    'DROP TABLE scrub_pending',
+    'PRAGMA user_version = 8',
+  ]) {
+    await runSql(server, statement);
+  }
+}
+
+/** This version started again on the file of `server` (closed), as a restart or an upgrade does. */
+async function startAgain(server: TestServer) {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: server.dbPath,
+    ...allowLocalReceivers,
+  });
+  return startService({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    clock: new ManualClock(),
+    autostartWorkers: false,
+  });
+}
+
+describe('a stored response that reveals a secret', () => {
+  // Whichever version or client writes it: the versions before sealed secrets stored the
+  // response whole, and an older version opens a newer file without complaint. The database
+  // itself forgets it (migration 009's triggers), on both engines.
+  it('is forgotten as it is written or rewritten, and other stored responses are kept', async () => {
+    const server = await startTestServer(allowLocalReceivers);
+    try {
+      const created = await server.request('POST', '/webhook-endpoints', {
+        body: { url: 'http://127.0.0.1:9/later' },
+      });
+      const secret = created.body.data.secret as string;
+      const id = created.body.data.id as string;
+      expect(await storeResponse(server, 'inserted', revealingResponse(id, secret))).toBe(1);
+      expect(
+        await storeResponse(server, 'api-key', JSON.stringify({ data: { secret_key: 'sk_test_abc' } })),
+      ).toBe(1);
+      // The same words inside a value, as JSON escapes them, are not a revealed secret.
+      const lookalike = JSON.stringify({ data: { reference: '"secret":"whsec_x' } });
+      expect(await storeResponse(server, 'lookalike', lookalike)).toBe(1);
+      expect(await storeResponse(server, 'rewritten', JSON.stringify({ data: { id } }))).toBe(1);
+      expect(
+        await runSql(
+          server,
+          "UPDATE idempotency_keys SET body = ? WHERE account_id = ? AND key = 'rewritten'",
+          revealingResponse(id, secret),
+          server.account.accountId,
+        ),
+      ).toBe(1);
+
+      expect(await storedKeys(server)).toEqual(['lookalike']);
+      expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([{ id: 1 }]);
+      if (testEngine === 'sqlite') {
+        // The writing connection had no secure_delete, as an older version's had not: the
+        // bytes are still in a free part of a page until the next start rebuilds the file.
+        expect(databaseBytes(server.dbPath)).toContain(secret.slice(-32));
+        await server.service.close();
+        const service = await startAgain(server);
+        try {
+          expect(databaseBytes(server.dbPath)).not.toContain(secret.slice(-32));
+          expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([]);
+        } finally {
+          await service.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('upgrading a database written by an older version', () => {
   // SQLite only: the versions that stored secrets in clear ran on SQLite alone. A PostgreSQL
   // database was only ever written by versions that seal them, and opening one runs no such
@@ -306,42 +412,51 @@ describe('upgrading a database written by an older version', () => {
       const id = created.body.data.id as string;
       await server.service.close();
 
-      // What the previous version left: the secret in clear, in the table and in the stored
-      // response of an idempotent request.
+      // The file as the version before migration 009 left it: no triggers, no mark...
+      await undoMigration9(server);
+      // ...and what an older version before sealed secrets wrote there: the secret in clear, in
+      // the table and in the stored response of an idempotent request.
       expect(await runSql(server, 'UPDATE webhook_endpoints SET secret = ? WHERE id = ?', secret, id)).toBe(
         1,
       );
-      await runSql(
-        server,
-        `INSERT INTO idempotency_keys (account_id, mode, key, fingerprint, status_code, body, created_at)
-       VALUES (?, 'test', 'old-version', 'f', 201, ?, ?)`,
-        server.account.accountId,
-        JSON.stringify({ status: 'success', data: { id, secret } }),
-        Date.now(),
-      );
+      expect(await storeResponse(server, 'old-version', revealingResponse(id, secret))).toBe(1);
       expect(databaseBytes(dbPath)).toContain(secret);
 
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_PATH: dbPath,
-        ...allowLocalReceivers,
-      });
-      const service = await startService({
-        config,
-        logger: createLogger({ level: 'silent' }),
-        clock: new ManualClock(),
-        autostartWorkers: false,
-      });
+      const service = await startAgain(server);
       try {
         expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
         const row = await service.deps.store.read(async (tx) => tx.events.endpointById(id));
         expect(row?.secret).toBe(secret);
-        const stored = await service.deps.store.read(async (tx) =>
-          tx.idempotency.find(server.account.accountId, 'test', 'old-version', 0),
-        );
-        expect(stored).toBeUndefined();
+        expect(await storedKeys(server)).toEqual([]);
+        expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([]);
+      } finally {
+        await service.close();
+        await server.close();
+      }
+    },
+  );
+
+  it.skipIf(testEngine === 'postgres')(
+    'forgets a stored response that revealed a secret even when no secret is in clear',
+    async () => {
+      const server = await startTestServer(allowLocalReceivers);
+      const created = await server.request('POST', '/webhook-endpoints', {
+        body: { url: 'http://127.0.0.1:9/old' },
+      });
+      const secret = created.body.data.secret as string;
+      await server.service.close();
+      await undoMigration9(server);
+      await storeResponse(server, 'old-version', revealingResponse(created.body.data.id as string, secret));
+      await storeResponse(server, 'kept', JSON.stringify({ data: { id: 'pay_1' } }));
+      expect(databaseBytes(server.dbPath)).toContain(secret);
+
+      const service = await startAgain(server);
+      try {
+        expect(databaseBytes(server.dbPath)).not.toContain(secret.slice(-32));
+        expect(await storedKeys(server)).toEqual(['kept']);
+        // The upgrade added the triggers: what an older version writes from now on is forgotten.
+        expect(await storeResponse(server, 'later', revealingResponse('we_2', 'whsec_later'))).toBe(1);
+        expect(await storedKeys(server)).toEqual(['kept']);
       } finally {
         await service.close();
         await server.close();

@@ -18,11 +18,6 @@ export function idempotencyRepository(connection: SqlConnection) {
     `DELETE FROM idempotency_keys WHERE (account_id, mode, key) IN
        (SELECT account_id, mode, key FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)`,
   );
-  // Responses an older version stored with the secret they revealed.
-  const revealing = `body LIKE '%"secret":"whsec%' OR body LIKE '%"secret_key":"sk%'`;
-  const forgetSecrets = connection.prepare(`DELETE FROM idempotency_keys WHERE ${revealing}`);
-  const anyRevealing = connection.prepare(`SELECT 1 FROM idempotency_keys WHERE ${revealing} LIMIT 1`);
-
   return {
     /** The stored response for a key younger than `notBefore`, if any. */
     async find(
@@ -62,13 +57,6 @@ export function idempotencyRepository(connection: SqlConnection) {
     /** Deletes up to `limit` records made at or before `olderThan`, the oldest first. */
     async purge(olderThan: number, limit: number): Promise<number> {
       return (await purge.run(olderThan, limit)).changes;
-    },
-    async hasRevealedSecrets(): Promise<boolean> {
-      return (await anyRevealing.get()) !== undefined;
-    },
-    /** Deletes stored responses that hold a revealed secret (written by an older version). */
-    async forgetRevealedSecrets(): Promise<number> {
-      return (await forgetSecrets.run()).changes;
     },
   };
 }

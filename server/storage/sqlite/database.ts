@@ -59,6 +59,17 @@ export function openReadConnection(path: string): Db {
   return db;
 }
 
+/**
+ * The mark a stored response that revealed a secret leaves when the database forgets it
+ * (migrations/009_forget_revealed_responses.sql): the file has free pages to scrub.
+ */
+export const scrubMark = {
+  isSet: (db: Db): boolean => db.prepare('SELECT 1 FROM scrub_pending').get() !== undefined,
+  clear: (db: Db): void => {
+    db.prepare('DELETE FROM scrub_pending').run();
+  },
+};
+
 /** Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`. */
 export function migrate(db: Db): void {
   const files = readdirSync(migrationsDir)
