@@ -3,12 +3,14 @@
  * table of how long each stage took, so a slow stage is seen at once.
  *
  * The quick checks run first, two at a time (the type check, the longest, beside all the others
- * in turn), so a lint error fails in seconds and every check has ended, dist/ compiled, before a
- * suite starts. The test suites then run two at a time, longest first, each of the two runners
- * taking the next suite when its own ends: on this 2-core machine the suites together keep both cores busy (the fault
- * tests mostly wait on killed and restarted servers, which lets a CPU-bound suite beside them
- * run). Each suite's output is kept in build/ci/<stage>.log and printed whole when the suite
- * ends, so two stages never interleave. A failure stops everything still running.
+ * in turn), so a lint error fails in seconds and dist/ is compiled before a suite starts. The
+ * test suites then run two at a time, longest first, each of the two runners taking the next
+ * suite when its own ends, the first as soon as the other checks have ended (the type check may
+ * still run beside it: the runner would otherwise wait about 8 s for it with a core idle). On
+ * this 2-core machine the suites together keep both cores busy (the fault tests mostly wait on
+ * killed and restarted servers, which lets a CPU-bound suite beside them run). Each stage's
+ * output is kept in build/ci/<stage>.log and printed whole when the stage ends, so two stages
+ * never interleave. A failure stops everything still running.
  *
  * @example
  * npm run validate                       # all stages
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 
 // build:if-stale compiles dist/ once, when a source is newer, before suites that run the
 // compiled server start side by side (each suite's global setup would otherwise compile it).
-// Longest first: the type check (10 s) on one runner, the other five (6-10 s) on the other.
+// Longest first: the type check (10-19 s) on one runner, the other five (6-11 s) on the other.
 const checks = ['typecheck', 'check:generated', 'lint:spec', 'lint', 'docs', 'build:if-stale'] as const;
 /** About the longest first, as they took side by side: test:unit ~180 s, the next three 120-135 s, 35 s. */
 const suites = [
@@ -31,7 +33,6 @@ const suites = [
   'test:faults:postgres',
   'test:contract',
 ] as const;
-const runners = 2;
 const stages: readonly string[] = [...checks, ...suites];
 
 const args = process.argv.slice(2);
@@ -134,25 +135,30 @@ async function runInOrder(names: readonly string[], buffered: boolean): Promise<
   }
 }
 
-/** `names` on `runners` runners, each taking the next when its own ends, output buffered. */
-async function runSideBySide(names: readonly string[]): Promise<void> {
-  const queue: string[] = [...names];
-  const runner = async () => {
+/**
+ * The type check on one runner and the other checks, in order, on the other; then each runner
+ * takes the next suite when it is free, once the other checks (dist/ compiled among them) have
+ * ended.
+ */
+async function runChecksThenSuites(): Promise<void> {
+  const [longest, ...others] = checks;
+  const queue: string[] = [...suites];
+  const othersDone = runInOrder(others, true);
+  const takeSuites = async () => {
+    await othersDone;
     for (let stage = queue.shift(); stage && !failed; stage = queue.shift()) await runStage(stage, true);
   };
-  await Promise.all(Array.from({ length: runners }, runner));
+  await Promise.all([runStage(longest, true).then(takeSuites), othersDone.then(takeSuites)]);
 }
 
 const started = performance.now();
 if (serial || chosen.length > 0) {
   await runInOrder(chosen.length > 0 ? chosen : stages, false);
 } else {
-  console.log(`\n▶ ${checks.join(', ')}: ${runners} at a time (each printed when it ends)`);
-  await runSideBySide(checks);
-  if (!failed) {
-    console.log(`\n▶ ${suites.join(', ')}: ${runners} at a time (each printed when it ends)`);
-    await runSideBySide(suites);
-  }
+  console.log(
+    `\n▶ ${checks.join(', ')}, then ${suites.join(', ')}: two at a time (each printed when it ends)`,
+  );
+  await runChecksThenSuites();
 }
 
 console.log('\nStage timings');
