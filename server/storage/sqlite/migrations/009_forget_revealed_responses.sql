@@ -26,8 +26,7 @@ BEGIN
   INSERT OR IGNORE INTO scrub_pending (id) VALUES (1);
 END;
 
--- What an older version stored before this file was upgraded: read once, here.
-INSERT OR IGNORE INTO scrub_pending (id)
-  SELECT 1 FROM idempotency_keys
-   WHERE body LIKE '%"secret":"whsec%' OR body LIKE '%"secret_key":"sk%' LIMIT 1;
+-- What an older version stored before this file was upgraded: read once, here, and marked when
+-- anything was forgotten (changes() counts the rows of the statement just before).
 DELETE FROM idempotency_keys WHERE body LIKE '%"secret":"whsec%' OR body LIKE '%"secret_key":"sk%';
+INSERT OR IGNORE INTO scrub_pending (id) SELECT 1 WHERE changes() > 0;
