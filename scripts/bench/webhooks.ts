@@ -148,14 +148,14 @@ export function deliveryStats(receipts: Receipt[], duplicates: number): Delivery
   };
 }
 
-/** Creates `count` payments, `concurrency` at a time, each with its own Idempotency-Key. */
+/** Creates `count` payments, `concurrency` at a time, with the Idempotency-Keys `<keyPrefix>-<i>`. */
 export async function createPayments(
   apiUrl: string,
   headers: Record<string, string>,
   body: string,
   count: number,
   concurrency: number,
-  keyPrefix = 'bench-wh',
+  keyPrefix: string,
 ): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;

@@ -224,7 +224,12 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     async cancelDeliveries(endpointId: string): Promise<void> {
       await cancelDeliveries.run(endpointId);
     },
-    /** Whether any delivery is due and unleased at `now` (paused endpoints included). A read. */
+    /**
+     * Whether any delivery is due and unleased at `now`. A read. Paused endpoints are included:
+     * leaving them out would read a paused endpoint's whole backlog at every poll, so while one
+     * is paused with deliveries due, the sender's polls claim (and find nothing) as they did
+     * before this read existed.
+     */
     async anyDue(now: number): Promise<boolean> {
       return (await anyDue.get({ now })) !== undefined;
     },
