@@ -155,13 +155,14 @@ export function valid(schema: Json, options: ArbitraryOptions): fc.Arbitrary<unk
 /**
  * A `oneOf` of `required` rules ("exactly one recipient"): one branch is picked, its fields
  * become required, and fields only the other branches require are left out, so exactly one
- * branch matches.
+ * branch matches. Each branch's arbitrary is built once, not inside `chain`, where every value
+ * built its string arbitraries again (`fc.stringMatching` parses its pattern each time): the
+ * fuzzer's process took 25-26 CPU-seconds that way, 22 this way, for the same cases (one seed).
  */
 function validOneOf(node: Json, options: ArbitraryOptions): fc.Arbitrary<unknown> {
   const branches = (node.oneOf as Json[]).map(flatten);
-  return fc.integer({ min: 0, max: branches.length - 1 }).chain((chosen) => {
-    const branch = branches[chosen] as Json;
-    const { oneOf: _oneOf, ...own } = node;
+  const { oneOf: _oneOf, ...own } = node;
+  const arbitraries = branches.map((branch, chosen) => {
     const required = [...(own.required ?? []), ...(branch.required ?? [])] as string[];
     const properties: Record<string, Json> = { ...(own.properties ?? {}), ...(branch.properties ?? {}) };
     for (const [index, other] of branches.entries()) {
@@ -171,6 +172,9 @@ function validOneOf(node: Json, options: ArbitraryOptions): fc.Arbitrary<unknown
     }
     return validNonNull({ ...own, properties, required }, options);
   });
+  return fc
+    .integer({ min: 0, max: branches.length - 1 })
+    .chain((chosen) => arbitraries[chosen] as fc.Arbitrary<unknown>);
 }
 
 function validNonNull(node: Json, options: ArbitraryOptions): fc.Arbitrary<unknown> {
