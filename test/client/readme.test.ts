@@ -48,6 +48,13 @@ function compilerOptions(): ts.CompilerOptions {
   };
 }
 
+/**
+ * Files an earlier check parsed (the libraries, the contract's types, the client), with the same
+ * compiler options: each check's program shares them instead of parsing them again (about 1.1 of
+ * the file's 11 CPU-seconds).
+ */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 /** Type-checks each snippet as its own module; returns the errors as `block N, line L: message`. */
 function typeCheck(snippets: string[]): string[] {
   const options = compilerOptions();
@@ -58,9 +65,10 @@ function typeCheck(snippets: string[]): string[] {
   host.readFile = (fileName) => files.get(fileName) ?? readFile.call(host, fileName);
   host.getSourceFile = (fileName, languageVersion, ...rest) => {
     const code = files.get(fileName);
-    return code === undefined
-      ? getSourceFile.call(host, fileName, languageVersion, ...rest)
-      : ts.createSourceFile(fileName, code, languageVersion, true);
+    if (code !== undefined) return ts.createSourceFile(fileName, code, languageVersion, true);
+    if (!parsed.has(fileName))
+      parsed.set(fileName, getSourceFile.call(host, fileName, languageVersion, ...rest));
+    return parsed.get(fileName);
   };
   const program = ts.createProgram([...files.keys()], options, host);
   const diagnostics = [
