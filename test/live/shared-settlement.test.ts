@@ -4,9 +4,8 @@
  * is asked by one of them, never both, and the movement settles once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/observability/logger.js';
-import { type RunningService, startService } from '../../server/service.js';
+import type { RunningService } from '../../server/service.js';
+import { startServiceOn } from '../support/server.js';
 import {
   expectLedgerSound,
   fundLive,
@@ -26,20 +25,7 @@ let other: RunningService;
 beforeAll(async () => {
   h = await startLive();
   await fundLive(h.server);
-  other = await startService({
-    config: loadConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SANDBOX_SETTLE_MS: '1000',
-      OPERATOR_TIMEOUT_MS: '1000',
-      ...h.server.databaseEnv,
-      ...mtnEnv(h.mtnSim),
-    }),
-    logger: createLogger({ level: 'silent' }),
-    clock: h.server.clock,
-    autostartWorkers: false,
-  });
+  other = await startServiceOn(h.server, { OPERATOR_TIMEOUT_MS: '1000', ...mtnEnv(h.mtnSim) });
 });
 afterAll(async () => {
   await other.close();

@@ -9,12 +9,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/observability/logger.js';
-import { startService } from '../../server/service.js';
 import { createSecretBox, secretsKeyFilePath } from '../../server/storage/secret-box.js';
 import { queryRows, runSql } from '../support/database.js';
 import {
   type ApiResponse,
-  ManualClock,
+  startServiceOn,
   startTestServer,
   type TestServer,
   testEngine,
@@ -329,23 +328,6 @@ async function undoMigration9(server: TestServer): Promise<void> {
   }
 }
 
-/** This version started again on the file of `server` (closed), as a restart or an upgrade does. */
-async function startAgain(server: TestServer) {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_PATH: server.dbPath,
-    ...allowLocalReceivers,
-  });
-  return startService({
-    config,
-    logger: createLogger({ level: 'silent' }),
-    clock: new ManualClock(),
-    autostartWorkers: false,
-  });
-}
-
 describe('a stored response that reveals a secret', () => {
   // Whichever version or client writes it: the versions before sealed secrets stored the
   // response whole, and an older version opens a newer file without complaint. The database
@@ -382,7 +364,7 @@ describe('a stored response that reveals a secret', () => {
         // bytes are still in a free part of a page until the next start rebuilds the file.
         expect(databaseBytes(server.dbPath)).toContain(secret.slice(-32));
         await server.service.close();
-        const service = await startAgain(server);
+        const service = await startServiceOn(server, allowLocalReceivers);
         try {
           expect(databaseBytes(server.dbPath)).not.toContain(secret.slice(-32));
           expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([]);
@@ -422,7 +404,7 @@ describe('upgrading a database written by an older version', () => {
       expect(await storeResponse(server, 'old-version', revealingResponse(id, secret))).toBe(1);
       expect(databaseBytes(dbPath)).toContain(secret);
 
-      const service = await startAgain(server);
+      const service = await startServiceOn(server, allowLocalReceivers);
       try {
         expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
         const row = await service.deps.store.read(async (tx) => tx.events.endpointById(id));
@@ -450,7 +432,7 @@ describe('upgrading a database written by an older version', () => {
       await storeResponse(server, 'kept', JSON.stringify({ data: { id: 'pay_1' } }));
       expect(databaseBytes(server.dbPath)).toContain(secret);
 
-      const service = await startAgain(server);
+      const service = await startServiceOn(server, allowLocalReceivers);
       try {
         expect(databaseBytes(server.dbPath)).not.toContain(secret.slice(-32));
         expect(await storedKeys(server)).toEqual(['kept']);

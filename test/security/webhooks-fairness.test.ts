@@ -7,10 +7,7 @@
  * waited for as conditions, never on durations.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/observability/logger.js';
-import { startService } from '../../server/service.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import {
   type ControlledReceiver,
   outboxOf,
@@ -329,20 +326,12 @@ describe('circuit breaker', () => {
 
     // The pause is in the database: a restarted server does not hammer the endpoint again.
     await s.service.close();
-    const again = await startService({
-      config: loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        ...s.databaseEnv,
-        WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-        WEBHOOK_CIRCUIT_FAILURES: '3',
-        WEBHOOK_CIRCUIT_COOLDOWN_MS: '60000',
-        WEBHOOK_RETRY_BASE_MS: '600000',
-        WEBHOOK_RETRY_MAX_MS: '600000',
-      }),
-      logger: createLogger({ level: 'silent' }),
-      clock: s.clock,
-      autostartWorkers: false,
+    const again = await startServiceOn(s, {
+      WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+      WEBHOOK_CIRCUIT_FAILURES: '3',
+      WEBHOOK_CIRCUIT_COOLDOWN_MS: '60000',
+      WEBHOOK_RETRY_BASE_MS: '600000',
+      WEBHOOK_RETRY_MAX_MS: '600000',
     });
     cleanups.push(() => again.close());
     const read = async () =>

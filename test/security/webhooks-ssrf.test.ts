@@ -14,10 +14,8 @@ import { join } from 'node:path';
 import { createSecureContext, createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/observability/logger.js';
-import { startService } from '../../server/service.js';
 import { noAnswerError } from '../../server/webhooks/deliver.js';
-import { startTestServer } from '../support/server.js';
+import { startServiceOn, startTestServer } from '../support/server.js';
 import {
   type ControlledReceiver,
   outboxOf,
@@ -136,13 +134,8 @@ describe('no server-side request forgery by default', () => {
     await first.service.close();
 
     // The operator turns the opt-in off: the stored endpoint is not called any more.
-    const again = await startService({
-      // The same database on either engine (its DATABASE_PATH, or its DATABASE_URL and key).
-      config: loadConfig({ NODE_ENV: 'test', PORT: '0', ...first.databaseEnv }),
-      logger: createLogger({ level: 'silent' }),
-      clock: first.clock,
-      autostartWorkers: false,
-    });
+    // The same database on either engine (its DATABASE_PATH, or its DATABASE_URL and key).
+    const again = await startServiceOn(first);
     cleanups.push(() => again.close());
     expect(await again.webhooks.runOnce()).toBe(0);
     expect(r.hits).toEqual([]);

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/observability/logger.js';
-import { startService } from '../../server/service.js';
 import { balanceOf, collect, createService, fund, successNumber } from '../support/fixtures.js';
-import { startTestServer } from '../support/server.js';
+import { startServiceOn, startTestServer } from '../support/server.js';
 
 describe('settlement after a restart', () => {
   it('pending payments and payouts settle once the service is back on the same file', async () => {
@@ -19,17 +16,7 @@ describe('settlement after a restart', () => {
 
     // A second service on the same database file, with the clock past the settle delay.
     server.clock.advance(2000);
-    const again = await startService({
-      config: loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        ...server.databaseEnv,
-        SANDBOX_SETTLE_MS: '1000',
-      }),
-      logger: createLogger({ level: 'silent' }),
-      clock: server.clock,
-      autostartWorkers: false,
-    });
+    const again = await startServiceOn(server);
     try {
       expect(await again.settlement.runOnce()).toBe(2);
       const payment = await again.deps.store.read(async (tx) => tx.payments.byId(paymentId));

@@ -1,10 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { createLogger } from '../../server/observability/logger.js';
-import { startService } from '../../server/service.js';
 import { collect, createService, failureNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 /** An independent verifier, written from the contract's description only. */
@@ -215,17 +212,7 @@ describe('delivery survives restarts and crashes', () => {
       await local.service.close();
 
       local.clock.advance(3001);
-      const again = await startService({
-        config: loadConfig({
-          NODE_ENV: 'test',
-          PORT: '0',
-          ...local.databaseEnv,
-          WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-        }),
-        logger: createLogger({ level: 'silent' }),
-        clock: local.clock,
-        autostartWorkers: false,
-      });
+      const again = await startServiceOn(local, { WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
       try {
         expect(await again.webhooks.runOnce()).toBe(2);
         const sent = own.received.map((r) => JSON.parse(r.body).data.transaction_id).sort();

@@ -102,6 +102,18 @@ export async function testDatabaseEnv(): Promise<Record<string, string>> {
 /** A fixed key-encryption key for test databases on PostgreSQL (test data only). */
 const testSecretsKey = 'a'.repeat(64);
 
+/** What every test service runs with, before the test's own settings. */
+const testSettings = {
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SANDBOX_SETTLE_MS: '1000',
+  // High enough that no test is limited by accident; rate-limit tests lower it.
+  RATE_LIMIT_PER_WINDOW: '1000000',
+  // Tests send many wrong keys on purpose; the failed-authentication tests lower it.
+  AUTH_FAILURE_LIMIT: '1000000',
+};
+
 /**
  * Webhook receivers in tests are on 127.0.0.1: a test that registers one passes
  * `WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true'` (off by default, as in production).
@@ -113,19 +125,7 @@ export async function startTestServer(
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const dbPath = join(dir, 'payments.db');
   const engineEnv = await testDatabaseEnv();
-  const config = loadConfig({
-    ...engineEnv,
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_PATH: dbPath,
-    SANDBOX_SETTLE_MS: '1000',
-    // High enough that no test is limited by accident; rate-limit tests lower it.
-    RATE_LIMIT_PER_WINDOW: '1000000',
-    // Tests send many wrong keys on purpose; the failed-authentication tests lower it.
-    AUTH_FAILURE_LIMIT: '1000000',
-    ...env,
-  });
+  const config = loadConfig({ ...engineEnv, ...testSettings, DATABASE_PATH: dbPath, ...env });
   const clock = new ManualClock();
   const service = await startService({
     config,
@@ -188,6 +188,23 @@ export async function startTestServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Another service on the database of `server`, with its clock and no workers on timers: a
+ * restart once `server.service` is closed, a second instance while it runs. `env` is added to
+ * the test settings, as `startTestServer`'s is. The caller closes it.
+ */
+export function startServiceOn(
+  server: Pick<TestServer, 'databaseEnv' | 'clock'>,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  return startService({
+    config: loadConfig({ ...testSettings, ...server.databaseEnv, ...env }),
+    logger: createLogger({ level: 'silent' }),
+    clock: server.clock,
+    autostartWorkers: false,
+  });
 }
 
 /** Every balance equals the sum of its ledger: the invariant money tests end on. */
