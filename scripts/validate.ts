@@ -23,9 +23,9 @@ import { join } from 'node:path';
 
 // build:if-stale compiles dist/ once, when a source is newer, before suites that run the
 // compiled server start side by side (each suite's global setup would otherwise compile it).
-// Longest first: the type check (10-19 s) on one runner, the other five (6-11 s) on the other.
+// Longest first: the type check (20-40 s) on one runner, the other five (6-11 s) on the other.
 const checks = ['typecheck', 'check:generated', 'lint:spec', 'lint', 'docs', 'build:if-stale'] as const;
-/** About the longest first, as they took side by side: test:unit ~180 s, the next three 120-135 s, 35 s. */
+/** About the longest first, as they took side by side: test:unit 240-270 s, then 125-150, 110, 65-85 and 55-85 s. */
 const suites = [
   'test:unit',
   'test:faults',
