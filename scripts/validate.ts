@@ -20,6 +20,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMachineTicks, ticksBetween } from './lib/machine-ticks.js';
 
 // build:if-stale compiles dist/ once, when a source is newer, before suites that run the
 // compiled server start side by side (each suite's global setup would otherwise compile it).
@@ -152,6 +153,7 @@ async function runChecksThenSuites(): Promise<void> {
 }
 
 const started = performance.now();
+const ticksAtStart = readMachineTicks();
 if (serial || chosen.length > 0) {
   await runInOrder(chosen.length > 0 ? chosen : stages, false);
 } else {
@@ -170,6 +172,15 @@ const wall = (performance.now() - started) / 1000;
 console.log(
   `  ${'total'.padEnd(29)} ${wall.toFixed(1).padStart(7)} s (stages add up to ${sum.toFixed(1)} s)`,
 );
+// The same tests take longer on a machine whose host takes more of its vCPUs (steal): the
+// share is printed so a slow run can be told from slower code (docs/benchmarks.md).
+const machine = ticksBetween(ticksAtStart, readMachineTicks());
+if (machine.total > 0) {
+  const share = (ticks: number) => `${((ticks / machine.total) * 100).toFixed(0)}%`;
+  console.log(
+    `  the machine's vCPUs meanwhile: ${share(machine.total - machine.idle - machine.steal)} busy, ${share(machine.idle)} idle, ${share(machine.steal)} taken by the host (steal)`,
+  );
+}
 if (failed) {
   await stopping;
   const where = timings.find((t) => t.stage === failed)?.buffered ? ` (its output: ${logPath(failed)})` : '';

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { hostSteal, type MachineTicks, readMachineTicks, ticksBetween } from '../lib/machine-ticks.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -57,6 +58,8 @@ export interface Slice {
   samples: number[];
   /** CPU time the server used during the slice, ms (NaN if unknown). */
   serverCpuMs: number;
+  /** The machine's CPU ticks during the slice, and the host's part of them (steal). */
+  machine: MachineTicks;
   autocannon: { rpsAverage: number; p50: number; p99: number; max: number };
 }
 
@@ -83,6 +86,8 @@ export interface LoadResult {
   latencyMs: LatencySummary;
   /** Server CPU time (user + system) per successful request, ms. */
   cpuMsPerRequest: number;
+  /** Share of the vCPUs' time the host took during the slices (0-1, NaN when unknown). */
+  hostSteal: number;
   /** Each slice on its own (interleaved runs measure a scenario in several slices). */
   rounds: RoundStat[];
   /** autocannon's histograms of the slices (whole ms; corrected for coordinated omission at a fixed rate). */
@@ -146,6 +151,7 @@ export async function runSlice(
   });
   const samples: number[] = [];
   const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
+  const ticksBefore = readMachineTicks();
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) samples.push(ms);
   });
@@ -158,6 +164,7 @@ export async function runSlice(
   }
   const result = await instance;
   const serverCpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
+  const machine = ticksBetween(ticksBefore, readMachineTicks());
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
   return {
@@ -169,6 +176,7 @@ export async function runSlice(
     statusCodes,
     samples,
     serverCpuMs,
+    machine,
     autocannon: {
       rpsAverage: result.requests.average,
       p50: result.latency.p50,
@@ -190,6 +198,7 @@ export function combine(
   let errors = 0;
   let timeouts = 0;
   let cpuMs = 0;
+  const machine = { total: 0, idle: 0, steal: 0 };
   const samples: number[] = [];
   for (const slice of slices) {
     durationS += slice.durationS;
@@ -198,6 +207,9 @@ export function combine(
     errors += slice.errors;
     timeouts += slice.timeouts;
     cpuMs += slice.serverCpuMs;
+    machine.total += slice.machine.total;
+    machine.idle += slice.machine.idle;
+    machine.steal += slice.machine.steal;
     for (const [code, n] of Object.entries(slice.statusCodes))
       statusCodes[code] = (statusCodes[code] ?? 0) + n;
     for (const sample of slice.samples) samples.push(sample);
@@ -215,6 +227,7 @@ export function combine(
     statusCodes,
     latencyMs: summarize(samples),
     cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
+    hostSteal: hostSteal(machine),
     rounds: slices.map((slice) => {
       const latency = summarize(slice.samples);
       return {

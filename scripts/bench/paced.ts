@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
+import { hostSteal, readMachineTicks, ticksBetween } from '../lib/machine-ticks.js';
 import { type LatencySummary, type LoadRequest, summarize } from './load.js';
 
 export interface PacedResult {
@@ -32,6 +33,8 @@ export interface PacedResult {
    * when unknown): the machine's part in the tail, beside the server's own.
    */
   mainThreadCpuWait: number;
+  /** Share of the vCPUs' time the host took during the run (0-1, NaN when unknown). */
+  hostSteal: number;
 }
 
 export async function runPaced(options: {
@@ -59,6 +62,7 @@ export async function runPaced(options: {
   const body = request.body ? Buffer.from(request.body) : undefined;
   const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
   const waitBefore = options.server?.cpuWaitMs?.() ?? Number.NaN;
+  const ticksBefore = readMachineTicks();
   const start = performance.now();
   const intervalMs = 1000 / rate;
 
@@ -119,6 +123,7 @@ export async function runPaced(options: {
   const elapsedS = (performance.now() - start) / 1000;
   const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
   const waitMs = (options.server?.cpuWaitMs?.() ?? Number.NaN) - waitBefore;
+  const machine = ticksBetween(ticksBefore, readMachineTicks());
   agent.destroy();
   return {
     title: options.title,
@@ -133,5 +138,6 @@ export async function runPaced(options: {
     serviceMs: summarize(service),
     cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
     mainThreadCpuWait: waitMs / (elapsedS * 1000),
+    hostSteal: hostSteal(machine),
   };
 }

@@ -15,6 +15,8 @@ export interface Row {
   failures: number;
   /** One-minute load average of the machine when the scenario ended. */
   loadAverage: number;
+  /** Share of the vCPUs' time the host took while the scenario ran (0-1, NaN when unknown). */
+  hostSteal: number;
 }
 
 export interface Ratio {
@@ -44,6 +46,11 @@ export function ms(value: number): string {
 /** 10000 -> "10k", 1000000 -> "1M". */
 export const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 
+/** 0.173 -> "17%"; "n/a" when unknown. */
+export function percent(share: number): string {
+  return Number.isFinite(share) ? `${(share * 100).toFixed(0)}%` : 'n/a';
+}
+
 export function times(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
 }
@@ -70,11 +77,12 @@ export function formatRows(rows: Row[]): string {
           Number.isFinite(r.cpuMsPerRequest) ? r.cpuMsPerRequest.toFixed(3) : 'n/a',
           integer.format(r.peakRssMb),
           r.failures ? integer.format(r.failures) : '0',
+          percent(r.hostSteal),
         ]);
       return `### ${section}\n\n${table(
-        ['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'peak RSS MB', 'failed'],
+        ['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'peak RSS MB', 'failed', 'host steal'],
         lines,
-        [false, true, true, true, true, true, true],
+        [false, true, true, true, true, true, true, true],
       )}`;
     })
     .join('\n\n');

@@ -24,6 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hostSteal, readMachineTicks, ticksBetween } from '../lib/machine-ticks.js';
 import {
   type Api,
   type Credentials,
@@ -58,6 +59,7 @@ import {
   formatTargets,
   median,
   ms,
+  percent,
   type Ratio,
   type Row,
   sizeLabel,
@@ -197,12 +199,13 @@ function addRow(
     peakRssMb: peakKb / 1024,
     failures: result.non2xx + result.errors,
     loadAverage: round(loadavg()[0] ?? 0, 2),
+    hostSteal: result.hostSteal,
   };
   rows.push(row);
   details[key] = result;
   const wait = cpuWaitPercent(result);
   progress(
-    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB${wait ? `  main thread waiting for a CPU ${wait}` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
+    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB  host steal ${percent(row.hostSteal)}${wait ? `  main thread waiting for a CPU ${wait}` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
   );
   if (row.failures) {
     const codes = 'statusCodes' in result ? JSON.stringify(result.statusCodes) : `non2xx ${result.non2xx}`;
@@ -362,6 +365,7 @@ async function main(): Promise<void> {
   await runCommand(process.execPath, ['scripts/build.mjs', '--if-stale'], {}, root);
   const machine = describeMachine();
   const startedAt = new Date();
+  const ticksAtStart = readMachineTicks();
   const work = mkdtempSync(join(tmpdir(), 'payments-bench-'));
   // Also on Ctrl-C, which exits from the signal handler without reaching the `finally` below.
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -863,7 +867,25 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const rounds = (r: Ratio) =>
     r.rounds.length ? ` (rounds ${times(Math.min(...r.rounds))}-${times(Math.max(...r.rounds))})` : '';
-  const ratioTarget = (key: string, label: string, goal: number, beside?: { key: string; label: string }) => {
+  /**
+   * The host's share of the vCPUs while each scenario ran: on a virtual machine a scenario that
+   * makes its threads sleep and wake often loses more of the machine than one that keeps a core
+   * busy (docs/benchmarks.md, issue 15's twenty-third session).
+   */
+  const steals = (keys: ReadonlyArray<{ key: string; name: string }>) => {
+    const shares = keys.flatMap(({ key, name }) => {
+      const r = row(key);
+      return r && Number.isFinite(r.hostSteal) ? [`${name} ${percent(r.hostSteal)}`] : [];
+    });
+    return shares.length > 0 ? `; the host's steal: ${shares.join(', ')}` : '';
+  };
+  const ratioTarget = (
+    key: string,
+    label: string,
+    goal: number,
+    beside?: { key: string; label: string },
+    stealOf: ReadonlyArray<{ key: string; name: string }> = [],
+  ) => {
     const r = ratios.find((x) => x.key === key);
     if (!r) return;
     const other = beside && ratios.find((x) => x.key === beside.key);
@@ -871,7 +893,7 @@ async function main(): Promise<void> {
       key,
       label,
       goal: `>= ${goal}x`,
-      measured: `${times(r.value)}${rounds(r)}${other ? `; ${beside.label}: ${times(other.value)}` : ''}`,
+      measured: `${times(r.value)}${rounds(r)}${other ? `; ${beside.label}: ${times(other.value)}` : ''}${steals(stealOf)}`,
       pass: r.value >= goal,
     });
   };
@@ -882,9 +904,31 @@ async function main(): Promise<void> {
     key: `${op}_vs_bare_like_ours`,
     label: 'vs bare Express served like ours',
   });
-  ratioTarget('post_vs_bare', 'POST /payments throughput vs bare Express', 0.45, likeOurs('post'));
-  ratioTarget('get_vs_bare', 'GET /payments/{id} throughput vs bare Express', 0.6, likeOurs('get'));
-  ratioTarget('list_vs_bare', 'GET /payments?limit=20 throughput vs bare Express', 0.45, likeOurs('list'));
+  const stealOf = (op: Operation) => [
+    { key: `api.${op}`, name: 'ours' },
+    { key: `bare.${op}`, name: 'bare Express' },
+  ];
+  ratioTarget(
+    'post_vs_bare',
+    'POST /payments throughput vs bare Express',
+    0.45,
+    likeOurs('post'),
+    stealOf('post'),
+  );
+  ratioTarget(
+    'get_vs_bare',
+    'GET /payments/{id} throughput vs bare Express',
+    0.6,
+    likeOurs('get'),
+    stealOf('get'),
+  );
+  ratioTarget(
+    'list_vs_bare',
+    'GET /payments?limit=20 throughput vs bare Express',
+    0.45,
+    likeOurs('list'),
+    stealOf('list'),
+  );
   for (const op of ['post', 'get', 'list'] as const) {
     ratioTarget(`${op}_vs_prism`, `${operations[op]} throughput vs the Prism mock`, 2);
   }
@@ -913,7 +957,7 @@ async function main(): Promise<void> {
       key: 'p99_half_load_paced',
       label: `POST /payments p99 at half of peak (${halfRate}/s, evenly paced)`,
       goal: '<= 10 ms',
-      measured: `${ms(paced.p99)} ms${control(pacedControls)}${cpuWaits([{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls])}`,
+      measured: `${ms(paced.p99)} ms${control(pacedControls)}${cpuWaits([{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls])}${steals([{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls])}`,
       pass: paced.p99 <= 10,
     });
   }
@@ -1007,7 +1051,7 @@ async function main(): Promise<void> {
   const machineLine = `${machine.nproc} x ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, ${machine.os}, Node ${machine.node}`;
   const parts = [
     `## Benchmark results (${plan.mode} run, ${startedAt.toISOString()})`,
-    `Machine: ${machineLine}. Load average at start ${machine.loadAverageAtStart.join(' ')}, at end ${loadavg()
+    `Machine: ${machineLine}. The host's steal over the whole run: ${percent(hostSteal(ticksBetween(ticksAtStart, readMachineTicks())))} of the vCPUs' time. Load average at start ${machine.loadAverageAtStart.join(' ')}, at end ${loadavg()
       .map((v) => v.toFixed(2))
       .join(
         ' ',
