@@ -2,7 +2,8 @@
  * Prometheus metrics (served by the app at its metrics route): request counts and latencies by
  * contract operation, webhook outbox depth and delivery failures. Each call of `createMetrics`
  * has its own registry, never prom-client's global one, so that tests and several apps in one
- * process do not share or double-register metrics.
+ * process do not share or double-register metrics. The process metrics are the exception: they
+ * describe the process, and are collected once for it (`processMetricsRegistry`).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { OperatorCallObserver } from '../operators/http-call.js';
@@ -40,6 +41,23 @@ export interface Metrics {
   readonly operatorCalls: OperatorCallObserver;
 }
 
+let processRegistry: Registry | undefined;
+
+/**
+ * The Node.js process metrics (CPU, memory, event loop lag, collections), one set per process,
+ * shared by every app in it. prom-client's collectors start an event-loop delay monitor (a timer
+ * that wakes the process 100 times a second) and a collection observer that nothing can stop:
+ * one set per app would add both again for every app a process ever started (a test process
+ * starts about a hundred), all still running after the apps have stopped.
+ */
+function processMetricsRegistry(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** Latency buckets in seconds, from a cached read to the longest a request should take. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -52,8 +70,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
  */
 export function createMetrics(options: MetricsOptions): Metrics {
-  const registry = new Registry();
-  const registers = [registry];
+  const own = new Registry();
+  const registers = [own];
 
   const requests = new Counter({
     name: 'http_requests_total',
@@ -95,7 +113,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['operator', 'call', 'kind'] as const,
     registers,
   });
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const registry = (options.processMetrics ?? true) ? Registry.merge([own, processMetricsRegistry()]) : own;
 
   return {
     registry,

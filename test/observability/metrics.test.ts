@@ -104,6 +104,20 @@ describe('createMetrics', () => {
       expect(await createMetrics(quiet).registry.metrics()).not.toContain('process_cpu_user_seconds_total');
     });
 
+    it('collects the process metrics once per process, however many apps it starts', async () => {
+      const first = createMetrics({ outboxDepth: () => 0 });
+      const second = createMetrics({ outboxDepth: () => 0 });
+      first.observeRequest({ operation: 'listPayments', method: 'GET', status: 200, durationSeconds: 0.002 });
+
+      // The same event-loop monitor behind both (prom-client starts one per set of collectors,
+      // and never stops it), while each app still counts only its own requests.
+      const lag = 'nodejs_eventloop_lag_p99_seconds';
+      expect(first.registry.getSingleMetric(lag)).toBeDefined();
+      expect(second.registry.getSingleMetric(lag)).toBe(first.registry.getSingleMetric(lag));
+      expect(await second.registry.metrics()).toContain(`${lag} `);
+      expect(await second.registry.metrics()).not.toContain('operation="listPayments"');
+    });
+
     it('serves the Prometheus text format', () => {
       expect(createMetrics(quiet).registry.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     });
