@@ -43,9 +43,19 @@ export async function runPaced(options: {
   request: LoadRequest;
   rate: number;
   durationS: number;
+  /**
+   * A first pass at the same pace for this many seconds, not measured, as autocannon's runs have.
+   * The client's side of `node:http` is cold the first time a process paces (autocannon has a
+   * client of its own): without it, the first paced scenario of a run (ours) shared the two
+   * vCPUs with the client's JIT compiling, and the controls after it did not (docs/benchmarks.md,
+   * issue 15's twenty-third session).
+   */
+  warmupS?: number;
   maxSockets?: number;
   server?: { cpuMs(): number; cpuWaitMs?(): number | undefined };
 }): Promise<PacedResult> {
+  if (options.warmupS)
+    await runPaced({ ...options, durationS: options.warmupS, warmupS: 0, server: undefined });
   const { origin, request, rate, durationS } = options;
   const url = new URL(request.path, origin);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });

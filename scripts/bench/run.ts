@@ -528,6 +528,7 @@ async function main(): Promise<void> {
             request: post,
             rate: halfRate,
             durationS: plan.halfLoadS,
+            warmupS: plan.warmupS,
             server: api.proc,
           }),
       );
@@ -569,6 +570,7 @@ async function main(): Promise<void> {
               request: control.options.request,
               rate: halfRate,
               durationS: plan.halfLoadS,
+              warmupS: plan.warmupS,
               server: control.server,
             }),
         );
