@@ -26,7 +26,7 @@ import { readMachineTicks, ticksBetween } from './lib/machine-ticks.js';
 // compiled server start side by side (each suite's global setup would otherwise compile it).
 // Longest first: the type check (20-40 s) on one runner, the other five (6-11 s) on the other.
 const checks = ['typecheck', 'check:generated', 'lint:spec', 'lint', 'docs', 'build:if-stale'] as const;
-/** About the longest first, as they took side by side: test:unit 240-270 s, then 125-150, 110, 65-85 and 55-85 s. */
+/** About the longest first, as they took side by side: test:unit 190-270 s, then 110-155, 95-125, 55-90 and 50-85 s. */
 const suites = [
   'test:unit',
   'test:faults',

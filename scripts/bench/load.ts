@@ -7,7 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { hostSteal, type MachineTicks, readMachineTicks, ticksBetween } from '../lib/machine-ticks.js';
+import {
+  hostSteal,
+  type MachineTicks,
+  readMachineTicks,
+  sumTicks,
+  ticksBetween,
+} from '../lib/machine-ticks.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -198,7 +204,6 @@ export function combine(
   let errors = 0;
   let timeouts = 0;
   let cpuMs = 0;
-  const machine = { total: 0, idle: 0, steal: 0 };
   const samples: number[] = [];
   for (const slice of slices) {
     durationS += slice.durationS;
@@ -207,9 +212,6 @@ export function combine(
     errors += slice.errors;
     timeouts += slice.timeouts;
     cpuMs += slice.serverCpuMs;
-    machine.total += slice.machine.total;
-    machine.idle += slice.machine.idle;
-    machine.steal += slice.machine.steal;
     for (const [code, n] of Object.entries(slice.statusCodes))
       statusCodes[code] = (statusCodes[code] ?? 0) + n;
     for (const sample of slice.samples) samples.push(sample);
@@ -227,7 +229,7 @@ export function combine(
     statusCodes,
     latencyMs: summarize(samples),
     cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
-    hostSteal: hostSteal(machine),
+    hostSteal: hostSteal(sumTicks(slices.map((slice) => slice.machine))),
     rounds: slices.map((slice) => {
       const latency = summarize(slice.samples);
       return {

@@ -172,11 +172,11 @@ function round(value: number, digits = 3): number {
   return Math.round(value * f) / f;
 }
 
-/** A paced run's main-thread wait for a CPU as a percentage (`PacedResult`), if it was measured. */
-function cpuWaitPercent(result: LoadResult | PacedResult | undefined): string | undefined {
-  if (!result || !('mainThreadCpuWait' in result) || !Number.isFinite(result.mainThreadCpuWait))
-    return undefined;
-  return `${(result.mainThreadCpuWait * 100).toFixed(0)}%`;
+/** A paced run's share of time its server's main thread waited for a CPU (`PacedResult`), if measured. */
+function mainThreadCpuWait(result: LoadResult | PacedResult | undefined): number | undefined {
+  return result && 'mainThreadCpuWait' in result && Number.isFinite(result.mainThreadCpuWait)
+    ? result.mainThreadCpuWait
+    : undefined;
 }
 
 function addRow(
@@ -203,9 +203,9 @@ function addRow(
   };
   rows.push(row);
   details[key] = result;
-  const wait = cpuWaitPercent(result);
+  const wait = mainThreadCpuWait(result);
   progress(
-    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB  host steal ${percent(row.hostSteal)}${wait ? `  main thread waiting for a CPU ${wait}` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
+    `  ${label.padEnd(62)} ${Math.round(row.rps).toString().padStart(6)} req/s  p50 ${ms(row.p50).padStart(5)} ms  p99 ${ms(row.p99).padStart(5)} ms  CPU ${row.cpuMsPerRequest.toFixed(3)} ms/req  RSS ${Math.round(row.peakRssMb)} MB  host steal ${percent(row.hostSteal)}${wait !== undefined ? `  main thread waiting for a CPU ${percent(wait)}` : ''}${row.failures ? `  FAILED ${row.failures}` : ''}`,
   );
   if (row.failures) {
     const codes = 'statusCodes' in result ? JSON.stringify(result.statusCodes) : `non2xx ${result.non2xx}`;
@@ -869,18 +869,25 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const rounds = (r: Ratio) =>
     r.rounds.length ? ` (rounds ${times(Math.min(...r.rounds))}-${times(Math.max(...r.rounds))})` : '';
+  /** `; <title>: ours 17%, bare Express 1%`, for the scenarios whose share was measured. */
+  const shares = (
+    title: string,
+    keys: ReadonlyArray<{ key: string; name: string }>,
+    shareOf: (key: string) => number | undefined,
+  ) => {
+    const parts = keys.flatMap(({ key, name }) => {
+      const share = shareOf(key);
+      return share !== undefined && Number.isFinite(share) ? [`${name} ${percent(share)}`] : [];
+    });
+    return parts.length > 0 ? `; ${title}: ${parts.join(', ')}` : '';
+  };
   /**
    * The host's share of the vCPUs while each scenario ran: on a virtual machine a scenario that
    * makes its threads sleep and wake often loses more of the machine than one that keeps a core
    * busy (docs/benchmarks.md, issue 15's twenty-third session).
    */
-  const steals = (keys: ReadonlyArray<{ key: string; name: string }>) => {
-    const shares = keys.flatMap(({ key, name }) => {
-      const r = row(key);
-      return r && Number.isFinite(r.hostSteal) ? [`${name} ${percent(r.hostSteal)}`] : [];
-    });
-    return shares.length > 0 ? `; the host's steal: ${shares.join(', ')}` : '';
-  };
+  const steals = (keys: ReadonlyArray<{ key: string; name: string }>) =>
+    shares("the host's steal", keys, (key) => row(key)?.hostSteal);
   const ratioTarget = (
     key: string,
     label: string,
@@ -906,31 +913,19 @@ async function main(): Promise<void> {
     key: `${op}_vs_bare_like_ours`,
     label: 'vs bare Express served like ours',
   });
-  const stealOf = (op: Operation) => [
-    { key: `api.${op}`, name: 'ours' },
-    { key: `bare.${op}`, name: 'bare Express' },
-  ];
-  ratioTarget(
-    'post_vs_bare',
-    'POST /payments throughput vs bare Express',
-    0.45,
-    likeOurs('post'),
-    stealOf('post'),
-  );
-  ratioTarget(
-    'get_vs_bare',
-    'GET /payments/{id} throughput vs bare Express',
-    0.6,
-    likeOurs('get'),
-    stealOf('get'),
-  );
-  ratioTarget(
-    'list_vs_bare',
-    'GET /payments?limit=20 throughput vs bare Express',
-    0.45,
-    likeOurs('list'),
-    stealOf('list'),
-  );
+  const bareGoals = { post: 0.45, get: 0.6, list: 0.45 } as const;
+  for (const op of ['post', 'get', 'list'] as const) {
+    ratioTarget(
+      `${op}_vs_bare`,
+      `${operations[op]} throughput vs bare Express`,
+      bareGoals[op],
+      likeOurs(op),
+      [
+        { key: `api.${op}`, name: 'ours' },
+        { key: `bare.${op}`, name: 'bare Express' },
+      ],
+    );
+  }
   for (const op of ['post', 'get', 'list'] as const) {
     ratioTarget(`${op}_vs_prism`, `${operations[op]} throughput vs the Prism mock`, 2);
   }
@@ -946,20 +941,16 @@ async function main(): Promise<void> {
    * How long each paced server's main thread was runnable but waiting for a CPU: on this
    * 2-core machine the paced tail follows it (docs/benchmarks.md, issue 15's nineteenth session).
    */
-  const cpuWaits = (keys: ReadonlyArray<{ key: string; name: string }>) => {
-    const shares = keys.flatMap(({ key, name }) => {
-      const wait = cpuWaitPercent(details[key]);
-      return wait ? [`${name} ${wait}`] : [];
-    });
-    return shares.length > 0 ? `; main thread waiting for a CPU: ${shares.join(', ')}` : '';
-  };
+  const cpuWaits = (keys: ReadonlyArray<{ key: string; name: string }>) =>
+    shares('main thread waiting for a CPU', keys, (key) => mainThreadCpuWait(details[key]));
   const paced = row('api.post.half.paced');
   if (paced) {
+    const pacedRuns = [{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls];
     targets.push({
       key: 'p99_half_load_paced',
       label: `POST /payments p99 at half of peak (${halfRate}/s, evenly paced)`,
       goal: '<= 10 ms',
-      measured: `${ms(paced.p99)} ms${control(pacedControls)}${cpuWaits([{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls])}${steals([{ key: 'api.post.half.paced', name: 'ours' }, ...pacedControls])}`,
+      measured: `${ms(paced.p99)} ms${control(pacedControls)}${cpuWaits(pacedRuns)}${steals(pacedRuns)}`,
       pass: paced.p99 <= 10,
     });
   }

@@ -46,6 +46,17 @@ export function ticksBetween(
   };
 }
 
+/** The ticks of several stretches of time added up (NaN when any is unknown). */
+export function sumTicks(stretches: readonly MachineTicks[]): MachineTicks {
+  const sum = { total: 0, idle: 0, steal: 0 };
+  for (const t of stretches) {
+    sum.total += t.total;
+    sum.idle += t.idle;
+    sum.steal += t.steal;
+  }
+  return sum;
+}
+
 /**
  * Share of the vCPUs' time the host took (0-1; NaN when unknown). On a virtual machine this is
  * the part of a slow run that no code of ours can change: a server waiting for a CPU the host
