@@ -1,17 +1,24 @@
 import type { Deps } from './context.js';
 
+/** The table of each kind of movement an operator request is for, by its id's prefix. */
+const tableOf = { pay: 'payments', tu: 'topups', po: 'payouts' } as const;
+
 /**
- * An operator's callback (MTN's X-Callback-Url, Orange's notifUrl) named one of our references.
- * Its body is never read: anyone can post anything to an unauthenticated URL. It only makes
- * the pending request with that reference due for a status check now; the operator's answer
- * to that check is what settles it. Returns whether a pending request has that reference.
+ * An operator's callback (MTN's X-Callback-Url, Orange's notifUrl) named one of our movements
+ * and its reference. Its body is never read: anyone can post anything to an unauthenticated URL.
+ * It only makes that movement, if still pending with that reference, due for a status check
+ * now; the operator's answer to that check is what settles it. The row is found by its id's
+ * index: an index of the random references, which every new payment, top-up and payout used to
+ * write a random page of, is not needed (docs/decisions/0012-routing-callbacks-sandbox.md).
+ * Returns whether a pending movement has that id and reference.
  */
-export async function operatorCallback(deps: Deps, operatorRef: string): Promise<boolean> {
+export async function operatorCallback(
+  deps: Deps,
+  transactionId: string,
+  operatorRef: string,
+): Promise<boolean> {
+  const table = tableOf[transactionId.slice(0, transactionId.indexOf('_')) as keyof typeof tableOf];
+  if (!table) return false;
   const now = deps.clock.now();
-  return deps.store.transact(
-    async (tx) =>
-      (await tx.payments.checkNow(operatorRef, now)) ||
-      (await tx.topups.checkNow(operatorRef, now)) ||
-      (await tx.payouts.checkNow(operatorRef, now)),
-  );
+  return deps.store.transact(async (tx) => tx[table].checkNow(transactionId, operatorRef, now));
 }

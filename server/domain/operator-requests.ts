@@ -35,6 +35,7 @@ export async function askOperator(
 ): Promise<SendOutcome> {
   const operator = deps.operators[ask.mode];
   const request: OperatorRequest = {
+    transactionId: ask.transactionId,
     operatorRef: ask.operatorRef,
     amount: ask.amount,
     currency: ask.currency,

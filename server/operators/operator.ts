@@ -15,6 +15,8 @@ export type OperatorFailureCode =
   | 'operator_error';
 
 export interface OperatorRequest {
+  /** Our id of the payment, top-up or payout the request is for. */
+  transactionId: string;
   /** Our reference for the request, chosen before the call so a retried call is the same request. */
   operatorRef: string;
   amount: number;
@@ -49,6 +51,15 @@ export type OperatorStatus =
   /** The operator let the request lapse (the customer never approved it). */
   | { state: 'expired' }
   | { state: 'failed'; failureCode: OperatorFailureCode };
+
+/**
+ * Where an operator calls back about `request`: `base` (the configured callback URL) followed by
+ * the request's transaction id and reference, which together find its row by the id's index
+ * (server/routes/operator-callbacks.ts, docs/decisions/0012-routing-callbacks-sandbox.md).
+ */
+export function callbackUrlFor(base: string, request: OperatorRequest): string {
+  return `${base.replace(/\/$/, '')}/${request.transactionId}/${request.operatorRef}`;
+}
 
 export interface StatusQuery {
   operatorRef: string;

@@ -2,25 +2,37 @@ import { type RequestHandler, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { operatorCallback } from '../domain/operator-callbacks.js';
 
+const transactionId = /^(pay|tu|po)_[0-9A-Za-z]{24}$/;
 const reference = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * `POST|PUT /operator-callbacks/{mtn-momo|orange-money}/{reference}`: where operators call
- * back (outside /v1 and the merchant contract: no key, the operators cannot send one). The
- * body is ignored; the reference only triggers an immediate status check. Every call is
- * answered 204 whatever it names, so the endpoint tells nobody which references exist.
- * See docs/decisions/0012-operator-callbacks.md.
+ * `POST|PUT /operator-callbacks/{mtn-momo|orange-money}/{transaction_id}/{reference}`: where
+ * operators call back (outside /v1 and the merchant contract: no key, the operators cannot send
+ * one), at the URL we gave with the request (server/operators/operator.ts, `callbackUrlFor`). The
+ * body is ignored; the id and reference only trigger an immediate status check. Every call is
+ * answered 204 whatever it names, so the endpoint tells nobody which movements exist.
+ *
+ * The form without the transaction id, which versions before this one gave operators, is
+ * answered the same and does nothing: finding a row by its reference alone would need the index
+ * that form was dropped with, and a request whose callback is lost settles by our polling.
+ * See docs/decisions/0012-routing-callbacks-sandbox.md.
  */
 export function operatorCallbackRoutes(deps: Deps, wake: () => void): Router {
   const router = Router({ caseSensitive: true, strict: true });
   const handle: RequestHandler = async (req, res) => {
+    const id = String(req.params.transactionId ?? '');
     const ref = String(req.params.reference ?? '').toLowerCase();
-    if (reference.test(ref) && (await operatorCallback(deps, ref))) wake();
+    if (transactionId.test(id) && reference.test(ref) && (await operatorCallback(deps, id, ref))) wake();
+    res.status(204).end();
+  };
+  const ignore: RequestHandler = (_req, res) => {
     res.status(204).end();
   };
   for (const operator of ['mtn-momo', 'orange-money']) {
-    router.post(`/${operator}/:reference`, handle);
-    router.put(`/${operator}/:reference`, handle);
+    router.post(`/${operator}/:transactionId/:reference`, handle);
+    router.put(`/${operator}/:transactionId/:reference`, handle);
+    router.post(`/${operator}/:reference`, ignore);
+    router.put(`/${operator}/:reference`, ignore);
   }
   return router;
 }

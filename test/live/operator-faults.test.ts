@@ -194,7 +194,7 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
     const { ref } = await operatorRefOf(h.server, 'payments', stuck);
     const base = h.server.url.replace(/\/v1$/, '');
     expect(
-      await h.orangeSim.sendCallback(`${base}/operator-callbacks/orange-money/${ref}`, {
+      await h.orangeSim.sendCallback(`${base}/operator-callbacks/orange-money/${stuck}/${ref}`, {
         status: 'SUCCESSFULL',
       }),
     ).toBe(204);
@@ -236,7 +236,7 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
     const { ref } = await operatorRefOf(h.server, 'payments', id);
     const checks = h.mtnSim.statusChecks.get(ref) ?? 0;
     const base = h.server.url.replace(/\/v1$/, '');
-    const forged = await h.mtnSim.sendCallback(`${base}/operator-callbacks/mtn-momo/${ref}`, {
+    const forged = await h.mtnSim.sendCallback(`${base}/operator-callbacks/mtn-momo/${id}/${ref}`, {
       externalId: ref,
       amount: '1000000',
       currency: 'XAF',
@@ -252,6 +252,29 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
       status: 'SUCCESSFUL',
     });
     expect(unknown).toBe(204);
+  });
+
+  it('a callback is a hint only when it names the movement and its reference, in the current form', async () => {
+    const id = (await pay(mtn.stuck)).body.data.transaction_id;
+    const { ref } = await operatorRefOf(h.server, 'payments', id);
+    await waitFor(() => h.mtnSim.requests.has(ref));
+    await h.server.settle(0);
+    const checks = h.mtnSim.statusChecks.get(ref) ?? 0;
+    const base = `${h.server.url.replace(/\/v1$/, '')}/operator-callbacks/mtn-momo`;
+    const other = (await pay(mtn.stuck)).body.data.transaction_id;
+    const misnamed = [
+      `${base}/${ref}`, // the form without the id, which versions before 010 gave operators
+      `${base}/${other}/${ref}`, // another movement's id
+      `${base}/${id}/${crypto.randomUUID()}`, // another reference
+      `${base}/${id.replace('pay_', 'po_')}/${ref}`, // the id of another kind of movement
+    ];
+    for (const url of misnamed) expect(await h.mtnSim.sendCallback(url, { status: 'SUCCESSFUL' })).toBe(204);
+    // Nothing was made due: a pass at the same moment asks MTN nothing about it.
+    await h.server.settle(0);
+    expect(h.mtnSim.statusChecks.get(ref) ?? 0).toBe(checks);
+    expect(await h.mtnSim.sendCallback(`${base}/${id}/${ref}`, { status: 'SUCCESSFUL' })).toBe(204);
+    await waitFor(() => (h.mtnSim.statusChecks.get(ref) ?? 0) > checks);
+    expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');
   });
 });
 

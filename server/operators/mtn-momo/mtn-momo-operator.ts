@@ -7,14 +7,15 @@ import {
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
-import type {
-  MobileMoneyOperator,
-  OperatorFailureCode,
-  OperatorKind,
-  OperatorRequest,
-  OperatorStatus,
-  SendOutcome,
-  StatusQuery,
+import {
+  callbackUrlFor,
+  type MobileMoneyOperator,
+  type OperatorFailureCode,
+  type OperatorKind,
+  type OperatorRequest,
+  type OperatorStatus,
+  type SendOutcome,
+  type StatusQuery,
 } from '../operator.js';
 
 /**
@@ -189,8 +190,7 @@ export function createMtnMomoOperator(options: {
       'x-reference-id': request.operatorRef,
       'content-type': 'application/json',
     };
-    if (config.callbackUrl)
-      headers['x-callback-url'] = `${config.callbackUrl.replace(/\/$/, '')}/${request.operatorRef}`;
+    if (config.callbackUrl) headers['x-callback-url'] = callbackUrlFor(config.callbackUrl, request);
     const answer = await authenticated(kind, resource[kind], `/${product[kind]}/v1_0/${resource[kind]}`, {
       method: 'POST',
       headers,

@@ -7,13 +7,14 @@ import {
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
-import type {
-  MobileMoneyOperator,
-  OperatorKind,
-  OperatorRequest,
-  OperatorStatus,
-  SendOutcome,
-  StatusQuery,
+import {
+  callbackUrlFor,
+  type MobileMoneyOperator,
+  type OperatorKind,
+  type OperatorRequest,
+  type OperatorStatus,
+  type SendOutcome,
+  type StatusQuery,
 } from '../operator.js';
 
 /**
@@ -189,9 +190,7 @@ export function createOrangeMoneyOperator(options: {
       await request.rememberToken?.(payToken);
     }
     const body = {
-      ...(config.notifyUrl
-        ? { notifUrl: `${config.notifyUrl.replace(/\/$/, '')}/${request.operatorRef}` }
-        : {}),
+      ...(config.notifyUrl ? { notifUrl: callbackUrlFor(config.notifyUrl, request) } : {}),
       channelUserMsisdn: config.channelMsisdn,
       amount: String(request.amount),
       subscriberMsisdn: orangeNationalNumber(request.msisdn),

@@ -32,16 +32,16 @@ export function pendingQueries<Row extends { status: string }>(
       WHERE id = @id AND status = '${pendingStatus}' AND next_check_at IS NOT DISTINCT FROM @seen`,
   );
   const checkNow = connection.prepare(
-    `UPDATE ${table} SET next_check_at = ? WHERE operator_ref = ? AND status = '${pendingStatus}'`,
+    `UPDATE ${table} SET next_check_at = ? WHERE id = ? AND operator_ref = ? AND status = '${pendingStatus}'`,
   );
   return {
     /** Records the operator's token for a pending request (before the request goes further). */
     async setOperatorToken(id: string, token: string): Promise<void> {
       await setOperatorToken.run(token, id);
     },
-    /** An operator's callback named this reference: its status is asked at the next pass. */
-    async checkNow(operatorRef: string, now: number): Promise<boolean> {
-      return (await checkNow.run(now, operatorRef)).changes > 0;
+    /** An operator's callback named this row and its reference: its status is asked at the next pass. */
+    async checkNow(id: string, operatorRef: string, now: number): Promise<boolean> {
+      return (await checkNow.run(now, id, operatorRef)).changes > 0;
     },
     /** Moves a pending row to a final state; false when it already was final. */
     async finish(
