@@ -79,6 +79,7 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
 function apiRoutes(deps: Deps): Router {
   const api = Router();
   const authenticate = authenticateCaller(deps);
+  const operations = apiOperations(deps);
   api.use(
     inOrder(
       (req, res, next) => (req.path === '/healthz' ? next() : authenticate(req, res, next)),
@@ -94,11 +95,11 @@ function apiRoutes(deps: Deps): Router {
       headAsGet,
       ...(contractValidator({ validateResponses: deps.config.validateResponses }) as RequestHandler[]),
       headAgain,
-      idempotentPosts(deps),
+      idempotentPosts(deps, (req) => operations.keyCheckedInUnit(req)),
     ),
   );
 
-  api.use(apiOperations(deps).dispatch());
+  api.use(operations.dispatch());
   return api;
 }
 

@@ -158,7 +158,10 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
   return async (err, req, res, _next) => {
     const requestId = req.context?.requestId ?? 'req_unknown';
     restoreHead(req);
-    if (err instanceof IdempotencyRace && req.context.caller) {
+    // A response stored under the request's key wins: another request with the key committed
+    // first (a race), or the key was not looked up before the operation ran.
+    const storedWins = err instanceof IdempotencyRace || req.context.idempotency?.lookupDeferred;
+    if (storedWins && req.context.caller && !res.headersSent) {
       try {
         if (await replayStored(deps, req.context.caller, req, res)) return;
       } catch (replayError) {

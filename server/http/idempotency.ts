@@ -71,13 +71,24 @@ export async function replayStored(
  * For a POST with an Idempotency-Key: replays the first response of a repeated request and
  * refuses the key's reuse for another; otherwise lets the request run, remembering the key so
  * the route stores its response in the same transaction as its work.
+ *
+ * An operation whose work is one named unit (`keyCheckedInUnit`) is not looked up first: its
+ * unit stores the response under the key, which is unique, so a repeated request's unit finds
+ * the first one's record there and rolls back (`IdempotencyRace`), and the error handler then
+ * replays the stored response, as it does for any error such a request meets. A new request,
+ * nearly every one, so costs no read of its own before its work (docs/benchmarks.md).
  */
-export function idempotentPosts(deps: Deps): RequestHandler {
+export function idempotentPosts(deps: Deps, keyCheckedInUnit: (req: Request) => boolean): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     const caller = req.context.caller;
     if (req.method !== 'POST' || key === undefined || !caller) return next();
-    req.context.idempotency = { key, fingerprint: fingerprintOf(req) };
+    const fingerprint = fingerprintOf(req);
+    if (keyCheckedInUnit(req)) {
+      req.context.idempotency = { key, fingerprint, lookupDeferred: true };
+      return next();
+    }
+    req.context.idempotency = { key, fingerprint };
     if (await replayStored(deps, caller, req, res)) return;
     next();
   };

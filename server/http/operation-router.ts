@@ -1,7 +1,17 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { contractMatch } from './openapi-validator.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface OperationOptions {
+  /**
+   * The operation's work is one named unit that stores its response under the request's
+   * Idempotency-Key in its own transaction (`commitUnit`, server/domain/transaction.ts): a
+   * repeated request is found there, by the key's uniqueness, so the key is not looked up
+   * before it runs (server/http/idempotency.ts).
+   */
+  keyCheckedInUnit?: boolean;
+}
 
 /**
  * The API's operations, each registered under its method and path (Express's `:id` syntax,
@@ -19,13 +29,15 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export class OperationRouter {
   readonly #handlers = new Map<string, RequestHandler>();
+  readonly #keyCheckedInUnit = new Set<string>();
 
   get(path: string, handler: RequestHandler): void {
     this.#add('GET', path, handler);
   }
 
-  post(path: string, handler: RequestHandler): void {
-    this.#add('POST', path, handler);
+  post(path: string, handler: RequestHandler, options: OperationOptions = {}): void {
+    const key = this.#add('POST', path, handler);
+    if (options.keyCheckedInUnit) this.#keyCheckedInUnit.add(key);
   }
 
   put(path: string, handler: RequestHandler): void {
@@ -39,6 +51,12 @@ export class OperationRouter {
   /** `METHOD /v1/template` of every registered operation, as the contract spells its paths. */
   operations(): string[] {
     return [...this.#handlers.keys()];
+  }
+
+  /** Whether the operation the contract validator matched was registered `keyCheckedInUnit`. */
+  keyCheckedInUnit(req: Request): boolean {
+    const matched = contractMatch(req);
+    return matched !== undefined && this.#keyCheckedInUnit.has(`${req.method} ${matched.openApiRoute}`);
   }
 
   /** Runs the handler of the operation the contract validator matched; HEAD runs GET's. */
@@ -55,9 +73,10 @@ export class OperationRouter {
     };
   }
 
-  #add(method: Method, path: string, handler: RequestHandler): void {
+  #add(method: Method, path: string, handler: RequestHandler): string {
     const key = `${method} /v1${path.replace(/:(\w+)/g, '{$1}')}`;
     if (this.#handlers.has(key)) throw new Error(`${key} is registered twice`);
     this.#handlers.set(key, handler);
+    return key;
   }
 }

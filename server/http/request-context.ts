@@ -5,7 +5,13 @@ export interface RequestContext {
   requestId: string;
   startedAt: bigint;
   caller?: Caller;
-  idempotency?: Pick<IdempotencyIntent<unknown>, 'key' | 'fingerprint'>;
+  idempotency?: Pick<IdempotencyIntent<unknown>, 'key' | 'fingerprint'> & {
+    /**
+     * The key was not looked up before the operation ran (`keyCheckedInUnit`): a response
+     * stored under it wins over any error the request meets (server/http/error-handler.ts).
+     */
+    lookupDeferred?: true;
+  };
   errorCode?: string;
   /** The contract's path template the request matched (`/payments/{id}`). */
   route?: string;

@@ -22,10 +22,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
     sendSuccess(res, 202, render(payment));
   };
 
-  router.post('/payments', direct);
-  router.post('/payments/direct', direct);
-
-  router.post('/payments/initiate', async (req, res) => {
+  const initiate: RequestHandler = async (req, res) => {
     const payment = await payments.initiateHostedPayment(
       deps,
       callerOf(req),
@@ -33,7 +30,13 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
       namedIdempotencyIntent(req, 202, paymentResponse, deps.config.publicUrl),
     );
     sendSuccess(res, 202, render(payment));
-  });
+  };
+
+  // Each is one named unit that stores its response in its own transaction (commitUnit).
+  const inUnit = { keyCheckedInUnit: true };
+  router.post('/payments', direct, inUnit);
+  router.post('/payments/direct', direct, inUnit);
+  router.post('/payments/initiate', initiate, inUnit);
 
   router.get('/payments', async (req, res) => {
     const page = await payments.listPayments(

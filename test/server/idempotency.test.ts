@@ -61,6 +61,27 @@ describe('Idempotency-Key on POST', () => {
     expect(await countPayments()).toBe(before + 1);
   });
 
+  it('the first response wins over what a retry would meet now: a retry after the service was deactivated replays', async () => {
+    // POST /payments does not look its key up before its work (keyCheckedInUnit): the stored
+    // response must still win over the refusal the retry's own work now meets.
+    const shop = await createService(server);
+    const headers = { 'idempotency-key': 'before-deactivation' };
+    const body = { ...payment(1200), service_id: shop };
+    const first = await server.request('POST', '/payments', { body, headers });
+    expect(first.status).toBe(202);
+    await server.request('PUT', `/services/${shop}`, { body: { status: 'inactive' } });
+    const fresh = await server.request('POST', '/payments', { body, headers: { 'idempotency-key': 'after' } });
+    expect(fresh.status).toBe(422);
+    expect(fresh.body.error.code).toBe('service_inactive');
+    const retry = await server.request('POST', '/payments', { body, headers });
+    expect(retry.status).toBe(202);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const reused = await server.request('POST', '/payments', { body: { ...body, amount: 1300 }, headers });
+    expect(reused.status).toBe(409);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+  });
+
   it('the body is compared as JSON: the same fields in another order are the same request', async () => {
     const headers = { 'idempotency-key': 'reordered' };
     const first = await server.request('POST', '/payments', { body: payment(1100), headers });
