@@ -70,7 +70,10 @@ describe('Idempotency-Key on POST', () => {
     const first = await server.request('POST', '/payments', { body, headers });
     expect(first.status).toBe(202);
     await server.request('PUT', `/services/${shop}`, { body: { status: 'inactive' } });
-    const fresh = await server.request('POST', '/payments', { body, headers: { 'idempotency-key': 'after' } });
+    const fresh = await server.request('POST', '/payments', {
+      body,
+      headers: { 'idempotency-key': 'after' },
+    });
     expect(fresh.status).toBe(422);
     expect(fresh.body.error.code).toBe('service_inactive');
     const retry = await server.request('POST', '/payments', { body, headers });
