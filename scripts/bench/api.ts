@@ -28,6 +28,12 @@ export interface Scenario {
   label: string;
   server: ServerProcess;
   options: Omit<LoadOptions, 'durationS' | 'warmupS'>;
+  /**
+   * Other processes of the same server that serve the scenario's rounds in turn with `server`
+   * (round r: the (r mod n)-th of `server` and these): one process's pace is partly its own
+   * luck, up to 15% either way for the same build (docs/benchmarks.md).
+   */
+  alsoServedBy?: Array<{ server: ServerProcess; origin: string }>;
 }
 
 export const operations = {

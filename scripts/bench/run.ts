@@ -7,6 +7,8 @@
  * being compared run side by side, and their scenarios are measured in interleaved rounds
  * (bare, ours, ours with response validation, Prism, then again), so a burst of outside load
  * hits them all alike. Each ratio is given over all rounds and per round (median and range).
+ * Ours and bare Express are each served by two processes, which take the rounds in turn: one
+ * process's pace is partly its own luck (docs/benchmarks.md).
  *
  *   npm run bench                  full run (about 10 minutes)
  *   npm run bench -- --quick       smoke run: short slices, 10k vs 100k rows (about 2 minutes)
@@ -120,7 +122,7 @@ const plan = flags.quick
       mode: 'full' as const,
       connections: 10,
       warmupS: 2,
-      rounds: 5,
+      rounds: 6,
       sliceS: 2,
       halfLoadS: 10,
       growthRows: [10_000, 1_000_000],
@@ -132,6 +134,12 @@ const plan = flags.quick
       soakS: 300,
       soakSegmentS: 30,
     };
+
+/**
+ * Processes serving each of the throughput section's servers (ours, bare Express), their rounds
+ * taken in turn (`Scenario.alsoServedBy`).
+ */
+const processesPerServer = 2;
 
 const outDir = resolve(root, flags.out ?? 'build/bench');
 const profileDir = join(outDir, 'profiles');
@@ -242,15 +250,23 @@ async function interleave(
   progress(
     `\n${title}: ${scenarios.length} scenarios, ${plan.warmupS} s warm-up each, then ${rounds} interleaved rounds of ${sliceS} s`,
   );
-  for (const s of scenarios) await runSlice(s.options, plan.warmupS, false);
+  const servedBy = (s: Scenario) => [
+    { server: s.server, origin: s.options.origin },
+    ...(s.alsoServedBy ?? []),
+  ];
+  for (const s of scenarios) {
+    for (const { origin } of servedBy(s)) await runSlice({ ...s.options, origin }, plan.warmupS, false);
+  }
   const slices = new Map<string, Slice[]>(scenarios.map((s) => [s.key, []]));
   const peaks = new Map<string, number>();
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < scenarios.length; i++) {
       const s = scenarios[(i + r) % scenarios.length] as Scenario;
-      s.server.resetWindow();
-      slices.get(s.key)?.push(await runSlice({ ...s.options, server: s.server }, sliceS));
-      peaks.set(s.key, Math.max(peaks.get(s.key) ?? 0, s.server.windowPeakKb()));
+      const processes = servedBy(s);
+      const { server, origin } = processes[r % processes.length] as (typeof processes)[number];
+      server.resetWindow();
+      slices.get(s.key)?.push(await runSlice({ ...s.options, origin, server }, sliceS));
+      peaks.set(s.key, Math.max(peaks.get(s.key) ?? 0, server.windowPeakKb()));
     }
     progress(`  round ${r + 1}/${rounds} done (load average ${(loadavg()[0] ?? 0).toFixed(2)})`);
   }
@@ -411,11 +427,21 @@ async function main(): Promise<void> {
     let ours: { api: Api; post: LoadRequest } | undefined;
 
     if (runs('bare')) {
-      const bare = await startBare('listen');
-      const likeOurs = await startBare('like-ours');
-      for (const op of ['post', 'get', 'list'] as const) {
-        byOperation[op].push({ ...bare[op], key: `bare.${op}`, section: 'Throughput' });
-        byOperation[op].push({ ...likeOurs[op], key: `bare-like-ours.${op}`, section: 'Throughput' });
+      for (const served of ['listen', 'like-ours'] as const) {
+        const processes = [];
+        for (let i = 0; i < processesPerServer; i++) processes.push(await startBare(served));
+        const [first, ...others] = processes as [(typeof processes)[number], ...typeof processes];
+        for (const op of ['post', 'get', 'list'] as const) {
+          byOperation[op].push({
+            ...first[op],
+            key: `${served === 'listen' ? 'bare' : 'bare-like-ours'}.${op}`,
+            section: 'Throughput',
+            alsoServedBy: others.map((other) => ({
+              server: other[op].server,
+              origin: other[op].options.origin,
+            })),
+          });
+        }
       }
     }
 
@@ -425,8 +451,13 @@ async function main(): Promise<void> {
       const name = responses ? 'api, request+response validation' : 'api, request validation';
       const database = { DATABASE_PATH: join(work, `${variant}.db`) };
       const credentials = await createAccount(database);
-      const api = await startApi(name, database, credentials, { VALIDATE_RESPONSES: String(responses) });
+      const env = { VALIDATE_RESPONSES: String(responses) };
+      const api = await startApi(name, database, credentials, env);
       const mix = await requestMix(api);
+      // More processes on the same file, serving the same requests in other rounds.
+      const others: Api[] = [];
+      for (let i = 2; i <= processesPerServer; i++)
+        others.push(await startApi(`${name} #${i}`, database, credentials, env));
       if (!responses) ours = { api, post: mix.post };
       const suffix = responses ? ' (+ response validation)' : '';
       for (const op of ['post', 'get', 'list'] as const) {
@@ -437,6 +468,7 @@ async function main(): Promise<void> {
           label: `ours: ${label}${suffix}`,
           server: api.proc,
           options: { title: `${label}${suffix}`, origin: api.origin, connections, request: mix[op] },
+          alsoServedBy: others.map((other) => ({ server: other.proc, origin: other.origin })),
         });
       }
     }
@@ -1048,7 +1080,7 @@ async function main(): Promise<void> {
       .map((v) => v.toFixed(2))
       .join(
         ' ',
-      )}. ${plan.connections} connections; throughput: ${plan.rounds} interleaved rounds of ${plan.sliceS} s per scenario after ${plan.warmupS} s of warm-up; cost growth: ${plan.growthRounds} rounds of ${plan.growthSliceS} s.`,
+      )}. ${plan.connections} connections; throughput: ${plan.rounds} interleaved rounds of ${plan.sliceS} s per scenario after ${plan.warmupS} s of warm-up, ours and bare Express each served by ${processesPerServer} processes in turn; cost growth: ${plan.growthRounds} rounds of ${plan.growthSliceS} s.`,
     formatRows(rows),
   ];
   if (webhooks) {
