@@ -1,7 +1,11 @@
 import type { Deps } from './context.js';
 
 /** The table of each kind of movement an operator request is for, by its id's prefix. */
-const tableOf = { pay: 'payments', tu: 'topups', po: 'payouts' } as const;
+const tableOf = new Map<string, 'payments' | 'topups' | 'payouts'>([
+  ['pay', 'payments'],
+  ['tu', 'topups'],
+  ['po', 'payouts'],
+]);
 
 /**
  * An operator's callback (MTN's X-Callback-Url, Orange's notifUrl) named one of our movements
@@ -10,14 +14,14 @@ const tableOf = { pay: 'payments', tu: 'topups', po: 'payouts' } as const;
  * now; the operator's answer to that check is what settles it. The row is found by its id's
  * index: an index of the random references, which every new payment, top-up and payout used to
  * write a random page of, is not needed (docs/decisions/0012-routing-callbacks-sandbox.md).
- * Returns whether a pending movement has that id and reference.
+ * Returns whether a pending movement has that id and reference (false for an id of another kind).
  */
 export async function operatorCallback(
   deps: Deps,
   transactionId: string,
   operatorRef: string,
 ): Promise<boolean> {
-  const table = tableOf[transactionId.slice(0, transactionId.indexOf('_')) as keyof typeof tableOf];
+  const table = tableOf.get(transactionId.slice(0, transactionId.indexOf('_')));
   if (!table) return false;
   const now = deps.clock.now();
   return deps.store.transact(async (tx) => tx[table].checkNow(transactionId, operatorRef, now));

@@ -267,6 +267,8 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
       `${base}/${other}/${ref}`, // another movement's id
       `${base}/${id}/${crypto.randomUUID()}`, // another reference
       `${base}/${id.replace('pay_', 'po_')}/${ref}`, // the id of another kind of movement
+      `${base}/${id.replace('pay_', 'evt_')}/${ref}`, // an id of a kind operators are never told
+      `${base}/${id.replace('pay_', 'constructor_')}/${ref}`, // a prefix an object's prototype has
     ];
     for (const url of misnamed) expect(await h.mtnSim.sendCallback(url, { status: 'SUCCESSFUL' })).toBe(204);
     // Nothing was made due: a pass at the same moment asks MTN nothing about it.
