@@ -524,6 +524,10 @@ async function main(): Promise<void> {
     }
     scenarios.push(...byOperation.post, ...byOperation.get, ...byOperation.list);
     await interleave('Throughput', scenarios, plan.rounds, plan.sliceS);
+    // The second processes served the rounds only: idle, their timers would still wake them while
+    // the sections below measure the first ones (the paced tail, the soak).
+    const seconds = new Set(scenarios.flatMap((s) => (s.alsoServedBy ?? []).map((also) => also.server)));
+    await Promise.all([...seconds].map((server) => server.stop()));
 
     // 2. Half of the measured peak, on its own: autocannon's fixed rate, then an even pace.
     if (ours) {
