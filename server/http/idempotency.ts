@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller, Deps, IdempotencyIntent, NamedIdempotencyIntent } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
@@ -7,19 +7,26 @@ import type { Rendering } from '../storage/unit.js';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort();
+  out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(object[key])}`;
+  }
+  return `${out}}`;
 }
 
 /** Method, full path (`/v1/payments`, wherever the router that runs this is mounted) and body. */
 function fingerprintOf(req: Request): string {
-  return createHash('sha256')
-    .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`)
-    .digest('hex');
+  return hash('sha256', `${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body ?? null)}`, 'hex');
 }
 
 const reused = () =>

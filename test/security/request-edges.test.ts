@@ -4,54 +4,12 @@
  * request id (header and body), never as a 500, and never logged as an error, which would let
  * anyone flood the error alerts.
  */
-import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/observability/logger.js';
+import { type RawAnswer, rawRequest } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Sends bytes exactly as given and reads the answer until the server closes or it is complete. */
-function rawRequest(port: number, bytes: string | Buffer): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no complete answer; got ${Buffer.concat(chunks).toString('latin1')}`));
-    }, 10_000);
-    const tryParse = (final: boolean) => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return final ? reject(new Error(`no header block in ${text}`)) : undefined;
-      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const body = text.slice(split + 4);
-      const length = Number(headers['content-length'] ?? Number.NaN);
-      if (!final && !(Number.isFinite(length) && Buffer.byteLength(body) >= length)) return undefined;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body });
-    };
-    socket.on('data', (chunk) => {
-      chunks.push(chunk);
-      tryParse(false);
-    });
-    socket.on('end', () => tryParse(true));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
 
 describe('every 4xx raised below the routes is in the envelope, with the request id, and not an error log', () => {
   let server: TestServer;
