@@ -21,9 +21,14 @@ function bodyError(type: string, message: string): Error {
   return Object.assign(new Error(message), { type });
 }
 
+const isJsonSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
 /** JSON text of a strict body: an object or an array, as express.json({ strict: true }) wants. */
 function parseStrict(text: string): unknown {
-  const first = text.trimStart()[0];
+  // Skips JSON's whitespace (space, tab, LF, CR), as body-parser does, not the rest of Unicode's.
+  let at = 0;
+  while (isJsonSpace(text.charCodeAt(at))) at += 1;
+  const first = text[at];
   if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 'not a JSON object or array');
   try {
     return JSON.parse(text);
