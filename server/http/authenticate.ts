@@ -74,6 +74,14 @@ function sharedFailedAuthentications(counters: SharedCounters, limit: number, wi
   };
 }
 
+/** A query parameter of a request target, as `new URL(target).searchParams` reads it; parsed only when there is a query. */
+function queryParameter(target: string, name: string): string | null {
+  const query = target.indexOf('?');
+  if (query < 0) return null;
+  const fragment = target.indexOf('#', query);
+  return new URLSearchParams(target.slice(query + 1, fragment < 0 ? undefined : fragment)).get(name);
+}
+
 /**
  * Resolves `Authorization: Bearer <key>` and `X-API-User` to the calling account and mode, and
  * refuses `test=true` with a live key, so nobody believes they are testing with real money.
@@ -110,7 +118,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
       throw err;
     }
     req.context.caller = caller;
-    const test = new URL(req.originalUrl, 'http://x').searchParams.get('test');
+    const test = queryParameter(req.originalUrl, 'test');
     if (test === 'true' && caller.mode === 'live') {
       throw new ApiError(
         400,

@@ -25,6 +25,22 @@ describe('authentication', () => {
     expect(refused.body.error).toMatchObject({ code: 'live_key_in_test_mode', param: 'test' });
   });
 
+  it('test=true is found however the query spells it', async () => {
+    const live = { authorization: `Bearer ${server.live.key}`, 'x-api-user': server.live.apiUser };
+    const answer = async (target: string) => {
+      const response = await fetch(`${server.url}${target}`, { headers: live });
+      return {
+        status: response.status,
+        code: ((await response.json()) as { error?: { code: string } }).error?.code,
+      };
+    };
+    const refused = { status: 400, code: 'live_key_in_test_mode' };
+    expect(await answer('/balance?t%65st=tru%65')).toEqual(refused);
+    expect(await answer('/payments?limit=1&test=true')).toEqual(refused);
+    expect(await answer('/payments?limit=1')).toEqual({ status: 200, code: undefined });
+    expect(await answer('/balance')).toEqual({ status: 200, code: undefined });
+  });
+
   it('a key that is not a bearer token, or a Basic header, is 401 invalid_api_key', async () => {
     for (const authorization of ['Basic dXNlcjpwYXNz', server.test.key, 'Bearer ']) {
       const response = await server.request('GET', '/balance', { headers: { authorization } });
