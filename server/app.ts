@@ -54,6 +54,9 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   app.set('etag', false);
 
   app.use(inOrder(assignRequestId, noSniff, observeRequests(metrics, logger), callLog));
+  // First, as nearly every request is the API's: it passes no other router on its way. No other
+  // path begins with /v1.
+  app.use('/v1', apiRoutes(deps));
   // Not public: the operator's scraper sends METRICS_TOKEN (docs/decisions/0007-secrets-at-rest.md).
   app.get('/metrics', metricsRoute(metrics, deps.config.metricsToken));
 
@@ -63,8 +66,6 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
   // Operators' callbacks: outside the API, unauthenticated, bodies never trusted.
   app.use('/operator-callbacks', operatorCallbackRoutes(deps, wakeSettlement ?? (() => undefined)));
   app.use('/dashboard', dashboardRoutes(deps));
-
-  app.use('/v1', apiRoutes(deps));
 
   app.use(routeNotFound());
   app.use(handleErrors(deps, logger));
