@@ -4,26 +4,19 @@
  * request id (header and body), never as a 500, and never logged as an error, which would let
  * anyone flood the error alerts.
  */
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/observability/logger.js';
+import { collectingLogger, errorsSince } from '../support/log-lines.js';
 import { type RawAnswer, rawRequest } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 describe('every 4xx raised below the routes is in the envelope, with the request id, and not an error log', () => {
   let server: TestServer;
   let port: number;
-  const lines: Array<{ level: string; msg?: string }> = [];
+  const { logger, lines } = collectingLogger();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    server = await startTestServer({}, { logger: createLogger({ level: 'info', destination: sink }) });
+    server = await startTestServer({}, { logger });
     port = server.service.port;
   });
   afterAll(() => server.close());
@@ -150,13 +143,12 @@ describe('every 4xx raised below the routes is in the envelope, with the request
       const before = lines.length;
       const answer = await rawRequest(port, attack.bytes());
       expectEnvelope(answer, attack.status, attack.code);
-      const logged = lines.slice(before);
-      expect(logged.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+      expect(errorsSince(lines, before)).toEqual([]);
     });
   }
 
   it('the server still answers normally afterwards', async () => {
     expect((await server.request('GET', '/balance')).status).toBe(200);
-    expect(lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+    expect(errorsSince(lines)).toEqual([]);
   });
 });

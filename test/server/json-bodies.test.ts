@@ -4,26 +4,19 @@
  * Whichever reads it, a body gets the same answer, and a body cut short, split across packets
  * or preceded by a byte order mark is read as a client would expect.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/observability/logger.js';
+import { collectingLogger, errorsSince } from '../support/log-lines.js';
 import { rawRequest, sendAndHangUp } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 describe('JSON request bodies', () => {
   let server: TestServer;
   let port: number;
-  const lines: Array<{ level: string }> = [];
+  const { logger, lines } = collectingLogger();
   let nextKey = 0;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    server = await startTestServer({}, { logger: createLogger({ level: 'info', destination: sink }) });
+    server = await startTestServer({}, { logger });
     port = server.service.port;
   });
   afterAll(() => server.close());
@@ -162,7 +155,7 @@ describe('JSON request bodies', () => {
     await sendAndHangUp(port, whole.subarray(0, whole.length - 8));
     const after = await serviceNames();
     expect(after).toEqual(before);
-    expect(lines.slice(logged).filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+    expect(errorsSince(lines, logged)).toEqual([]);
     expect((await server.request('GET', '/balance')).status).toBe(200);
   });
 });
