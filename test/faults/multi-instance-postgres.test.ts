@@ -565,12 +565,13 @@ describe('two instances on one PostgreSQL database', () => {
     const killedAt = Date.now();
     const receivedAtKill = receiver.received.length;
     killed = true;
+    // The survivor's own attempts take 300 ms: a lease still held 1.5 s after the kill, unchanged
+    // since before it, is one the dead instance left behind. Read then, not after the clients'
+    // last answers: on a busy machine those can take longer than the dead instance's leases last
+    // (8 s from their claim), and a lease that ended is no longer seen.
+    const leasedAfterKill = sleep(1_500).then(() => leasedDeliveries(url));
     await Promise.all(running);
-
-    // The survivor's own attempts take 300 ms: a lease still held 1.5 s later, unchanged since
-    // before the kill, is one the dead instance left behind.
-    await sleep(1_500);
-    const leasedAfter = await leasedDeliveries(url);
+    const leasedAfter = await leasedAfterKill;
     const orphaned = [...leasedBeforeKill]
       .filter(([id, lease]) => leasedAfter.get(id) === lease)
       .map(([id]) => id);
