@@ -139,7 +139,7 @@ describe('JSON request bodies', () => {
     for (const type of ['application/json', 'application/merchant+json; charset=utf-8']) {
       const answer = await rawRequest(
         port,
-        head(`Content-Type: ${type}\r\nContent-Length: 70000000\r\n`) + '{"name":"',
+        `${head(`Content-Type: ${type}\r\nContent-Length: 70000000\r\n`)}{"name":"`,
       );
       expect(answer.status, answer.body).toBe(413);
       expect(JSON.parse(answer.body).error.code).toBe('payload_too_large');
