@@ -105,9 +105,10 @@ export function jsonBody(limitBytes: number): RequestHandler {
     const type = headers['content-type'];
     const announced = headers['content-length'];
     const length = announced === undefined ? 0 : Number(announced);
-    if (length > limitBytes && req.is(jsonTypes)) {
+    if (length > limitBytes && headers['content-encoding'] === undefined && req.is(jsonTypes)) {
       // Refused before it is read (express.json() would read it all first, however long it is),
-      // and the connection closed after the answer, so the rest is never read either.
+      // and the connection closed after the answer, so the rest is never read either. (A
+      // compressed body's limit is on what it inflates to: express.json() still reads those.)
       res.setHeader('Connection', 'close');
       next(bodyError('entity.too.large', 'request entity too large'));
       return;
