@@ -4,7 +4,11 @@
  * Whichever reads it, a body gets the same answer, and a body cut short, split across packets
  * or preceded by a byte order mark is read as a client would expect.
  */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonBody } from '../../server/http/json-body.js';
 import { collectingLogger, errorsSince } from '../support/log-lines.js';
 import { rawRequest, sendAndHangUp } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -158,5 +162,43 @@ describe('JSON request bodies', () => {
     expect(after).toEqual(before);
     expect(errorsSince(lines, logged)).toEqual([]);
     expect((await server.request('GET', '/balance')).status).toBe(200);
+  });
+});
+
+describe('a JSON body whose client hung up before the body was asked for', () => {
+  it('ends the request as aborted instead of waiting for events that will not come', async () => {
+    const reached: string[] = [];
+    const app = express();
+    // Stands for any step before the body is read (authentication reading the key): it goes on
+    // only once the client is gone.
+    app.use((req, _res, next) => {
+      if (req.destroyed) next();
+      else req.once('close', () => next());
+    });
+    app.use(jsonBody(1024));
+    app.use((_req, res) => {
+      reached.push('route');
+      res.end();
+    });
+    const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+      reached.push(String(err.type));
+      res.end();
+    };
+    app.use(onError);
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const body = '{"name":"Gone before read"}';
+      await sendAndHangUp(
+        (server.address() as AddressInfo).port,
+        `POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      );
+      const deadline = Date.now() + 2_000;
+      while (reached.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(reached).toEqual(['request.aborted']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
