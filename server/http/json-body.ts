@@ -51,7 +51,10 @@ function parseStrict(text: string): unknown {
 function readPlainJson(req: Request, length: number, next: NextFunction): void {
   // A client that hung up before its body was asked for (while the request was authenticated,
   // say) is gone with its events: none would come to end the wait.
-  if (req.destroyed) return next(bodyError('request.aborted', 'request aborted'));
+  if (req.destroyed) {
+    next(bodyError('request.aborted', 'request aborted'));
+    return;
+  }
   const chunks: Buffer[] = [];
   let received = 0;
   const done = (error?: Error) => {
