@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import { ApiError } from '../domain/errors.js';
 import { utf8Only } from './text-fields.js';
@@ -20,6 +19,8 @@ const jsonTypes = ['application/json', 'application/*+json'];
 function bodyError(type: string, message: string): Error {
   return Object.assign(new Error(message), { type });
 }
+
+const aborted = () => bodyError('request.aborted', 'request aborted');
 
 const isJsonSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
@@ -52,7 +53,7 @@ function readPlainJson(req: Request, length: number, next: NextFunction): void {
   // A client that hung up before its body was asked for (while the request was authenticated,
   // say) is gone with its events: none would come to end the wait.
   if (req.destroyed) {
-    next(bodyError('request.aborted', 'request aborted'));
+    next(aborted());
     return;
   }
   const chunks: Buffer[] = [];
@@ -72,18 +73,18 @@ function readPlainJson(req: Request, length: number, next: NextFunction): void {
     if (received !== length)
       return done(bodyError('request.size.invalid', 'request size did not match content length'));
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
-    if (!isUtf8(bytes)) return done(bodyError('entity.not.utf8', 'The request body is not valid UTF-8.'));
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     try {
+      utf8Only(req, undefined, bytes); // the check express.json() runs as its `verify`
       req.body = parseStrict(bytes.toString('utf8', bom));
     } catch (error) {
       return done(error as Error);
     }
     done();
   };
-  const onError = () => done(bodyError('request.aborted', 'request aborted'));
+  const onError = () => done(aborted());
   const onClose = () => {
-    if (!req.complete) done(bodyError('request.aborted', 'request aborted'));
+    if (!req.complete) done(aborted());
   };
   req.on('data', onData);
   req.on('end', onEnd);
