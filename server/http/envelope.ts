@@ -42,6 +42,5 @@ function sendJsonText(res: Response, status: number, json: string): void {
  */
 export function sendRendered(res: Response, status: number, json: RenderedJson, validated: boolean): void {
   if (validated) res.status(status).json(JSON.parse(json));
-  else if (throughResJson(res)) res.status(status).type('application/json').send(json);
   else sendJsonText(res, status, json);
 }
