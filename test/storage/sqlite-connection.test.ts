@@ -85,17 +85,52 @@ describe('sqliteConnection bound limits', () => {
       'SELECT seq FROM t WHERE seq > ? ORDER BY seq LIMIT ?',
     );
     const named = connection.prepare<{ seq: number }>('SELECT seq FROM t ORDER BY seq DESC LIMIT @limit');
+    const seqs = (rows: { seq: number }[]) => rows.map((row) => row.seq);
+    expect(seqs(await positional.all(1, 2))).toEqual([2, 3]);
+    expect(seqs(await named.all({ limit: 2 }))).toEqual([5, 4]);
     expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([
       'SELECT seq FROM t WHERE seq > ? ORDER BY seq LIMIT +?',
       'SELECT seq FROM t ORDER BY seq DESC LIMIT +@limit',
     ]);
-    const seqs = (rows: { seq: number }[]) => rows.map((row) => row.seq);
-    expect(seqs(await positional.all(1, 2))).toEqual([2, 3]);
     expect(seqs(await positional.all(0, 0))).toEqual([]);
     expect(seqs(await positional.all(2, 10))).toEqual([3, 4, 5]);
     expect(seqs(await named.all({ limit: 1 }))).toEqual([5]);
     expect(seqs(await named.all({ limit: 3 }))).toEqual([5, 4, 3]);
     // A negative limit is no limit, as in SQLite.
     expect(seqs(await named.all({ limit: -1 }))).toEqual([5, 4, 3, 2, 1]);
+  });
+});
+
+describe('sqliteConnection preparation', () => {
+  it('prepares a statement when it first runs, once per text, so a store that never runs one pays nothing for it', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (seq INTEGER PRIMARY KEY, v TEXT)');
+    const prepare = vi.spyOn(db, 'prepare');
+    const connection = sqliteConnection(db);
+    const insert = connection.prepare('INSERT INTO t (v) VALUES (?)');
+    const count = connection.prepare<{ n: number }>('SELECT COUNT(*) AS n FROM t');
+    const countAgain = connection.prepare<{ n: number }>('SELECT COUNT(*) AS n FROM t');
+    connection.prepare('DELETE FROM t');
+    expect(prepare).not.toHaveBeenCalled();
+
+    await insert.run('a');
+    await insert.run('b');
+    expect(await count.get()).toEqual({ n: 2 });
+    expect(await countAgain.get()).toEqual({ n: 2 });
+    // One preparation per text: the DELETE never ran, the two counts share one statement.
+    expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([
+      'INSERT INTO t (v) VALUES (?)',
+      'SELECT COUNT(*) AS n FROM t',
+    ]);
+  });
+
+  it('answers an SQL error as a rejected call when the statement runs, every time it runs', async () => {
+    const db = new Database(':memory:');
+    const connection = sqliteConnection(db);
+    const broken = connection.prepare('SELECT * FROM no_such_table');
+    await expect(broken.all()).rejects.toThrow(/no such table: no_such_table/);
+    // Not remembered as prepared: once the table exists, the same statement runs.
+    db.exec('CREATE TABLE no_such_table (x INTEGER); INSERT INTO no_such_table VALUES (7)');
+    expect(await broken.all()).toEqual([{ x: 7 }]);
   });
 });

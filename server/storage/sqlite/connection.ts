@@ -8,7 +8,12 @@ import type { Db } from './database.js';
  * before it returns, and an awaited one resumes in a microtask, without yielding to the event
  * loop: a unit of work still holds the write lock only as long as its own statements take.
  *
- * Statements are prepared once per SQL text, shared by every repository on this connection.
+ * Statements are prepared once per SQL text, shared by every repository on this connection,
+ * and only when first run: the repositories ask for all of theirs when a store opens (on the
+ * event loop's connection and on each thread's), and most are never run by a given process.
+ * Preparing them all took about 60 ms of CPU a store (docs/benchmarks.md, issue 15's
+ * twenty-sixth session). An SQL error therefore shows when its statement first runs, as a
+ * rejected call, as on PostgreSQL.
  *
  * @example
  * const connection = sqliteConnection(openDatabase('./data/payments.db'));
@@ -19,24 +24,32 @@ export function sqliteConnection(db: Db): SqlConnection {
   return {
     dialect: 'sqlite',
     prepare<Row = unknown>(sql: string): SqlStatement<Row> {
-      let entry = prepared.get(sql);
-      if (!entry) {
-        entry = prepareSql(db, sql);
-        prepared.set(sql, entry);
-      }
-      const { statement, toRow } = entry;
+      let entry: PreparedSql | undefined;
+      const ready = (): PreparedSql => {
+        if (entry) return entry;
+        entry = prepared.get(sql);
+        if (!entry) {
+          entry = prepareSql(db, sql);
+          prepared.set(sql, entry);
+        }
+        return entry;
+      };
       return {
         // Plain functions, not `async` ones: a statement that throws rejects its promise the same way.
         get: (...params: SqlParams) =>
           settle(() => {
+            const { statement, toRow } = ready();
             const values = statement.get(...params) as unknown[] | undefined;
             return (values && toRow(values)) as Row | undefined;
           }),
         all: (...params: SqlParams) =>
-          settle(() => (statement.all(...params) as unknown[][]).map(toRow) as Row[]),
+          settle(() => {
+            const { statement, toRow } = ready();
+            return (statement.all(...params) as unknown[][]).map(toRow) as Row[];
+          }),
         run: (...params: SqlParams) =>
           settle((): RunResult => {
-            const { changes, lastInsertRowid } = statement.run(...params);
+            const { changes, lastInsertRowid } = ready().statement.run(...params);
             return { changes, lastInsertRowid };
           }),
       };
