@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,14 +171,18 @@ describe('npm start (server/main.ts, compiled)', () => {
     expect((result as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('on SIGTERM finishes and exits 0, leaving the WAL checkpointed', async () => {
+  it('on SIGTERM finishes and exits 0, leaving the WAL checkpointed and the file closed', async () => {
+    const path = tempDb();
     const { child } = await startMain(
-      { DATABASE_PATH: tempDb(), PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+      { DATABASE_PATH: path, PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
       /More accounts/,
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // Closed by its last connection, the file keeps no WAL or WAL index beside it (its key file
+    // stays: no SECRETS_ENCRYPTION_KEY was given).
+    expect(readdirSync(dirname(path)).sort()).toEqual(['payments.db', 'payments.db.secrets-key']);
   });
 });
 

@@ -6,7 +6,8 @@
  * `checkpoint()`, which must leave the WAL empty even while that thread or a reader is busy; and
  * reads, which run side by side on connections of their own.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -25,6 +26,7 @@ import type { CallLogRow, PaymentRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
 import { threadEnded } from '../../server/storage/sqlite/thread.js';
 import type { Store } from '../../server/storage/store.js';
+import { exitedWithOutput } from '../support/process-exit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -405,6 +407,39 @@ describe('the checkpoint thread', () => {
     expect(statSync(path).size).toBe(before);
     expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
     await store.close();
+  });
+
+  it("lets a server's store close in a process with nothing else to do, the file closed cleanly", async () => {
+    // The compiled store (dist/, compiled by the global setup) in a process of its own, as a
+    // server's is at SIGTERM once its listener has closed: nothing but the close keeps it alive.
+    // Whether such a process outlived an unreferenced thread was a race (it lost about two
+    // times in three): five stores, one after the other, all have to close.
+    const folder = mkdtempSync(join(dir, 'alone-'));
+    const script = `
+      import { join } from 'node:path';
+      import { openStore } from ${JSON.stringify(join(process.cwd(), 'dist/server/storage/open-store.js'))};
+      const logger = { warn: (...args) => console.error(...args) };
+      for (let i = 1; i <= 5; i++) {
+        const store = await openStore(
+          { databasePath: join(${JSON.stringify(folder)}, 'store-' + i + '.db'), database: null, secretsEncryptionKey: Buffer.alloc(32, 7) },
+          { server: { logger } },
+        );
+        await store.transact((tx) => tx.logs.purge(0, 1));
+        await store.close();
+      }
+      console.log('closed 5');
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const { code } = await exitedWithOutput(child);
+    // Node exits 13 when the loop empties with the top-level await still pending.
+    expect({ code, output: output.trim() }).toEqual({ code: 0, output: 'closed 5' });
+    // Each store's last connection closed: SQLite removed the WAL and its index.
+    expect(readdirSync(folder).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `store-${i}.db`));
   });
 
   it('reports a thread that cannot work instead of failing silently', async () => {

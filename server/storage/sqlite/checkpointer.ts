@@ -113,6 +113,11 @@ export function startCheckpointer(
       Atomics.store(flags, STOP, 1);
       Atomics.notify(flags, COMMITS);
       Atomics.notify(flags, STOP);
+      // Held alive until the thread has ended: unreferenced, a process with nothing else to do
+      // (a server whose listener has closed, at SIGTERM) could exit first, and the store's
+      // close would never get to closing its own connections (the WAL and its index were left
+      // beside the file).
+      worker.ref();
       await exited;
     },
   };
