@@ -40,7 +40,7 @@ function sendJsonText(res: Response, status: number, json: string): void {
  * (development and tests) it goes through `res.json` instead, which the contract validator
  * checks; test/server/rendered-lists.test.ts checks that both ways answer alike.
  */
-export function sendRendered(res: Response, status: number, json: RenderedJson, validated: boolean): void {
-  if (validated) res.status(status).json(JSON.parse(json));
+export function sendRendered(res: Response, status: number, json: RenderedJson): void {
+  if (throughResJson(res)) res.status(status).json(JSON.parse(json));
   else sendJsonText(res, status, json);
 }

@@ -28,7 +28,7 @@ export function operationRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: logsPage, context: null },
     );
-    sendRendered(res, 200, page, deps.config.validateResponses);
+    sendRendered(res, 200, page);
   });
 
   router.get('/api-keys', async (req, res) => {

@@ -51,7 +51,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: paymentsPage, context: deps.config.publicUrl },
     );
-    sendRendered(res, 200, page, deps.config.validateResponses);
+    sendRendered(res, 200, page);
   });
 
   router.get('/payments/:id', async (req, res) => {

@@ -66,7 +66,7 @@ export function payoutRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: payoutsPage, context: null },
     );
-    sendRendered(res, 200, page, deps.config.validateResponses);
+    sendRendered(res, 200, page);
   });
 
   router.get('/payouts/:id', async (req, res) => {

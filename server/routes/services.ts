@@ -26,7 +26,7 @@ export function serviceRoutes(deps: Deps, router: OperationRouter): void {
       rendering: servicesPage,
       context: null,
     });
-    sendRendered(res, 200, page, deps.config.validateResponses);
+    sendRendered(res, 200, page);
   });
 
   router.get('/services/:id', async (req, res) => {

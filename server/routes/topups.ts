@@ -28,7 +28,7 @@ export function topupRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: topupsPage, context: null },
     );
-    sendRendered(res, 200, page, deps.config.validateResponses);
+    sendRendered(res, 200, page);
   });
 
   router.get('/topups/:id', async (req, res) => {

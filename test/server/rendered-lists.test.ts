@@ -2,15 +2,18 @@
  * The five account lists answer with their page rendered where it was read (on SQLite the
  * reader thread, server/domain/lists.ts) and sent as JSON text (`sendRendered`). Production
  * sends that text as it is; with response validation on, as in every other test, it goes
- * through `res.json` for the contract validator. Both ways must answer alike, byte for byte:
- * the same server answers each list both ways here (its `validateResponses` switched between
- * the two requests), with the data unchanged in between.
+ * through `res.json` for the contract validator, which wraps it on each response. Both ways
+ * must answer alike, byte for byte: each list is asked of the test server (responses validated)
+ * and of a second service on the same database without response validation, as production
+ * runs, with the data unchanged in between.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningService } from '../../server/service.js';
 import { createService, fund, successNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+let production: RunningService;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -33,23 +36,33 @@ beforeAll(async () => {
     body: { amount: 700, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
   });
   await server.flushLogs();
+  // Its links (a payment's checkout_url) name the test server, as every instance of one
+  // deployment names the same public address.
+  production = await startServiceOn(server, {
+    VALIDATE_RESPONSES: 'false',
+    PUBLIC_URL: new URL(server.service.apiUrl).origin,
+  });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await production?.close();
+  await server.close();
+});
 
-/** Runs `work` with the server answering as production does (`validated` off) or through `res.json`. */
-async function answering<T>(validated: boolean, work: () => Promise<T>): Promise<T> {
-  const config = server.service.deps.config as { validateResponses: boolean };
-  const before = config.validateResponses;
-  config.validateResponses = validated;
-  try {
-    return await work();
-  } finally {
-    config.validateResponses = before;
-  }
+/** A list as production answers it (`validated` off: the text as rendered) or through `res.json`. */
+async function answer(path: string, query: Record<string, string>, validated: boolean, method = 'GET') {
+  const apiUrl = validated ? server.service.apiUrl : production.apiUrl;
+  const response = await fetch(`${apiUrl}${path}?${new URLSearchParams(query)}`, {
+    method,
+    headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
-
-const answer = (path: string, query: Record<string, string>, validated: boolean) =>
-  answering(validated, () => server.request('GET', path, { query }));
 
 describe('a list page sent as rendered JSON text', () => {
   for (const [path, query] of [
@@ -76,16 +89,11 @@ describe('a list page sent as rendered JSON text', () => {
   }
 
   it('answers HEAD with the headers of GET and no body', async () => {
-    await answering(false, async () => {
-      const head = await fetch(`${server.service.apiUrl}/payments?limit=10`, {
-        method: 'HEAD',
-        headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-      });
-      const get = await server.request('GET', '/payments', { query: { limit: '10' } });
-      expect(head.status).toBe(200);
-      expect(await head.text()).toBe('');
-      expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
-      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
-    });
+    const head = await answer('/payments', { limit: '10' }, false, 'HEAD');
+    const get = await answer('/payments', { limit: '10' }, false);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
   });
 });

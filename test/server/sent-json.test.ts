@@ -37,7 +37,6 @@ beforeAll(async () => {
       res,
       Number(req.params.status),
       JSON.stringify(success(bodies[req.params.name])) as RenderedJson,
-      false,
     );
   });
   const server = app.listen(0, '127.0.0.1');
