@@ -193,9 +193,7 @@ describe('a JSON body whose client hung up before the body was asked for', () =>
         (server.address() as AddressInfo).port,
         `POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
       );
-      const deadline = Date.now() + 2_000;
-      while (reached.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(reached).toEqual(['request.aborted']);
+      await expect.poll(() => reached, { timeout: 2_000, interval: 10 }).toEqual(['request.aborted']);
     } finally {
       server.closeAllConnections();
       server.close();

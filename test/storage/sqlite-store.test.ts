@@ -26,6 +26,7 @@ import type { CallLogRow, PaymentRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
 import { threadEnded } from '../../server/storage/sqlite/thread.js';
 import type { Store } from '../../server/storage/store.js';
+import { repoRoot } from '../support/child-server.js';
 import { exitedWithOutput } from '../support/process-exit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
@@ -417,7 +418,7 @@ describe('the checkpoint thread', () => {
     const folder = mkdtempSync(join(dir, 'alone-'));
     const script = `
       import { join } from 'node:path';
-      import { openStore } from ${JSON.stringify(join(process.cwd(), 'dist/server/storage/open-store.js'))};
+      import { openStore } from ${JSON.stringify(join(repoRoot, 'dist/server/storage/open-store.js'))};
       const logger = { warn: (...args) => console.error(...args) };
       for (let i = 1; i <= 5; i++) {
         const store = await openStore(
