@@ -252,7 +252,7 @@ async function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): Prom
       409,
       'last_active_key',
       `${id} is the last working key of this mode; rotate instead of revoking it.`,
-      'id',
+      { param: 'id' },
     );
   }
   await tx.accounts.revokeKey(id, now);
@@ -311,7 +311,7 @@ export async function rotateKeyById(
 ): Promise<Rotation> {
   return commit(deps, caller, undefined, async (tx, now) => {
     if (!keyIsLive(await ownKey(tx, caller, keyId), now)) {
-      throw new ApiError(409, 'invalid_field', 'This key is already revoked.', 'key_id');
+      throw new ApiError(409, 'invalid_field', 'This key is already revoked.', { param: 'key_id' });
     }
     return rotateInTx(tx, caller, keyId, gracePeriodSeconds, now);
   });

@@ -31,7 +31,9 @@ export async function rotateKeyById(
     gracePeriodSeconds < 0 ||
     gracePeriodSeconds > maxGraceSeconds
   ) {
-    throw new ApiError(400, 'invalid_field', 'Choose a grace period from the list.', 'grace_period_seconds');
+    throw new ApiError(400, 'invalid_field', 'Choose a grace period from the list.', {
+      param: 'grace_period_seconds',
+    });
   }
   return rotateAnyKey(deps, caller, keyId, gracePeriodSeconds);
 }

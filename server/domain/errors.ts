@@ -7,17 +7,39 @@ import { crossesThreads } from '../storage/unit.js';
  * turned into the error envelope in one place (server/http/error-handler.ts).
  */
 export class ApiError extends Error {
+  /** The request field at fault, when there is one (`amount`, `items[2].recipient_msisdn`). */
+  readonly param: string | undefined;
+  /** Every problem of the request, when there are several (validation). */
+  readonly details: ApiErrorDetail[] | undefined;
+
+  /**
+   * @example
+   * throw new ApiError(422, 'service_inactive', 'The service svc_1 takes no payments.', { param: 'service_id' });
+   */
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly param?: string,
-    readonly details?: Array<{ param: string; code?: ErrorCode; message: string }>,
-    options?: { cause?: unknown },
+    options: ApiErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
+    this.param = options.param;
+    this.details = options.details;
   }
+}
+
+export interface ApiErrorDetail {
+  param: string;
+  code?: ErrorCode;
+  message: string;
+}
+
+export interface ApiErrorOptions {
+  param?: string | undefined;
+  details?: ApiErrorDetail[] | undefined;
+  /** What caused it, for the logs (never shown to the caller). */
+  cause?: unknown;
 }
 crossesThreads(ApiError);
 

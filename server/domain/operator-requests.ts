@@ -93,7 +93,7 @@ export function routeRequest(
       paymentMethod
         ? `No ${paymentMethod} operator is connected in ${mode} mode.`
         : `No connected Mobile Money operator serves the number ${msisdn}; name its payment_method if you know it.`,
-      param,
+      { param },
     );
   }
   return routed;

@@ -20,7 +20,7 @@ async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): 
       422,
       'service_not_found',
       `No service ${serviceId} exists in this account and mode. Create one with POST /services (a service comes first) and pass its service_id.`,
-      'service_id',
+      { param: 'service_id' },
     );
   }
   if (service.status !== 'active') {
@@ -28,7 +28,7 @@ async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): 
       422,
       'service_inactive',
       `The service ${serviceId} is ${service.status} and takes no payments.`,
-      'service_id',
+      { param: 'service_id' },
     );
   }
 }
@@ -163,7 +163,7 @@ export async function initiateHostedPayment(
       400,
       'invalid_field',
       'In live mode return_url must be an https URL: the customer is sent back to it.',
-      'return_url',
+      { param: 'return_url' },
     );
   }
   const now = deps.clock.now();

@@ -45,7 +45,7 @@ async function resolveRecipient(
       400,
       'invalid_recipient',
       'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
-      `${prefix}recipient_msisdn`,
+      { param: `${prefix}recipient_msisdn` },
     );
   }
   if (item.recipient_msisdn !== undefined) {
@@ -68,7 +68,7 @@ async function resolveRecipient(
       400,
       'invalid_recipient',
       'payment_method chooses the operator of a payout to a number; a wallet transfer has none.',
-      `${prefix}payment_method`,
+      { param: `${prefix}payment_method` },
     );
   }
   if (item.payout_type === 'withdrawal') {
@@ -76,16 +76,16 @@ async function resolveRecipient(
       400,
       'invalid_recipient',
       'A withdrawal goes to a Mobile Money number (recipient_msisdn); use payout_type transfer for a wallet.',
-      param,
+      { param },
     );
   }
   const walletId = item.recipient_wallet_id as string;
   const wallet = await tx.accounts.walletById(walletId);
   if (!wallet || wallet.mode !== caller.mode) {
-    throw new ApiError(422, 'wallet_not_found', `No wallet ${walletId} exists in this mode.`, param);
+    throw new ApiError(422, 'wallet_not_found', `No wallet ${walletId} exists in this mode.`, { param });
   }
   if (wallet.account_id === caller.accountId) {
-    throw new ApiError(422, 'self_transfer', 'A transfer cannot go to your own wallet.', param);
+    throw new ApiError(422, 'self_transfer', 'A transfer cannot go to your own wallet.', { param });
   }
   return { msisdn: null, method: null, wallet };
 }
@@ -249,7 +249,7 @@ export async function createBulkPayout(
       400,
       'too_many_items',
       `A bulk payout may have at most ${deps.config.bulkPayoutMaxItems} items.`,
-      'items',
+      { param: 'items' },
     );
   }
   const currency = input.currency ?? caller.defaultCurrency;
@@ -293,7 +293,7 @@ export async function createRefund(
         409,
         'payment_not_refundable',
         `Only successful payments can be refunded; this one is ${payment.status}.`,
-        'payment_id',
+        { param: 'payment_id' },
       );
     }
     const remaining = payment.amount - payment.refunded_amount;
@@ -303,7 +303,7 @@ export async function createRefund(
         422,
         'refund_exceeds_payment',
         `At most ${remaining} ${payment.currency} of this payment remains to refund.`,
-        'amount',
+        { param: 'amount' },
       );
     }
     const payout = await executePayout(

@@ -22,7 +22,7 @@ import { commit } from './transaction.js';
 async function requireAllowedUrl(deps: Deps, caller: Caller, url: string): Promise<void> {
   const policy = webhookUrlPolicy(caller.mode, deps.config.webhookAllowPrivateUrlsInTest);
   const verdict = await checkWebhookUrl(url, policy, deps.resolveHost);
-  if (!verdict.ok) throw new ApiError(400, 'invalid_field', verdict.reason, 'url');
+  if (!verdict.ok) throw new ApiError(400, 'invalid_field', verdict.reason, { param: 'url' });
 }
 
 export async function createWebhookEndpoint(

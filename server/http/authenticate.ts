@@ -124,7 +124,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
         400,
         'live_key_in_test_mode',
         'test=true was sent with a live key. Use your test key (sk_test_...) for the sandbox.',
-        'test',
+        { param: 'test' },
       );
     }
     next();

@@ -122,8 +122,6 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
       503,
       'service_unavailable',
       'The service is temporarily unavailable; nothing was changed. Retry shortly.',
-      undefined,
-      undefined,
       { cause: err },
     );
   }

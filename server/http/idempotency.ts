@@ -63,7 +63,7 @@ export async function replayStored(
       `This request already succeeded and created ${id}. Its secret was shown once, in the first ` +
         'response, and is not kept: a retry cannot show it again. To get a new secret, rotate ' +
         'with a new Idempotency-Key.',
-      'Idempotency-Key',
+      { param: 'Idempotency-Key' },
     );
   }
   res

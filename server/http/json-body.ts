@@ -184,7 +184,7 @@ export const refuseLoneSurrogates: RequestHandler = (req, _res, next) => {
       400,
       'invalid_field',
       `The field ${at || 'body'} contains a lone UTF-16 surrogate (an escape such as \\ud800 without its pair); send valid Unicode text.`,
-      at || undefined,
+      { param: at || undefined },
     );
   }
   next();

@@ -45,7 +45,7 @@ export const refuseUnsafeText: RequestHandler = (req, _res, next) => {
       400,
       'invalid_text',
       `${param} must not contain control characters, NUL or bidirectional-override characters.`,
-      param,
+      { param },
     );
   }
   next();

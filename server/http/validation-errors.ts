@@ -167,11 +167,8 @@ export function requestValidationError(err: ValidatorError): ApiError {
     code: c.code,
     message: c.message,
   }));
-  return new ApiError(
-    400,
-    first.code,
-    first.message,
-    first.problem.param || undefined,
-    details.length > 1 ? details : undefined,
-  );
+  return new ApiError(400, first.code, first.message, {
+    param: first.problem.param || undefined,
+    details: details.length > 1 ? details : undefined,
+  });
 }

@@ -9,9 +9,7 @@ export function healthCheck(deps: Deps): RequestHandler {
     try {
       await deps.store.ping();
     } catch (cause) {
-      throw new ApiError(503, 'service_unavailable', 'The database does not answer.', undefined, undefined, {
-        cause,
-      });
+      throw new ApiError(503, 'service_unavailable', 'The database does not answer.', { cause });
     }
     sendSuccess(res, 200, { service: 'ok', database: 'ok' });
   };

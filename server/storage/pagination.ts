@@ -24,7 +24,9 @@ export function encodeCursor(seq: number): string {
 export function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!/^[1-9][0-9]{0,15}$/.test(text)) {
-    throw new ApiError(400, 'invalid_parameter', 'The cursor is not one this API returned.', 'cursor');
+    throw new ApiError(400, 'invalid_parameter', 'The cursor is not one this API returned.', {
+      param: 'cursor',
+    });
   }
   return Number(text);
 }
