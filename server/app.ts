@@ -6,7 +6,6 @@ import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
 import { handleErrors } from './http/error-handler.js';
-import { idempotentPosts } from './http/idempotency.js';
 import { inOrder } from './http/in-order.js';
 import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
@@ -41,7 +40,7 @@ export interface AppOptions {
  * Builds the HTTP application without listening, so tests and the entry point share it. A
  * request goes through, in order: request id (and, once answered, metrics and the call log) →
  * under `/v1` (`apiRoutes`): authentication → rate limit → strict routing (404, 405, OPTIONS) →
- * JSON body → contract validation → idempotency → the operation the validator matched
+ * JSON body → contract validation → the operation the validator matched (its write idempotent)
  * (`apiOperations`); → (error handler).
  *
  * @example
@@ -96,7 +95,6 @@ function apiRoutes(deps: Deps): Router {
       headAsGet,
       ...(contractValidator({ validateResponses: deps.config.validateResponses }) as RequestHandler[]),
       headAgain,
-      idempotentPosts(deps, (req) => operations.keyCheckedInUnit(req)),
     ),
   );
 

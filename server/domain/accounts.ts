@@ -2,11 +2,12 @@ import { hash as digest, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../generated/openapi.js';
 import type { ApiKeyRow, Mode } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { commit } from './transaction.js';
 import type { VerifiedKeys } from './verified-keys.js';
+import type { Answer } from './write.js';
 
 const keyPattern = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
 
@@ -275,9 +276,9 @@ export async function rotateKey(
   deps: Deps,
   caller: Caller,
   gracePeriodSeconds: number,
-  intent?: IdempotencyIntent<Rotation>,
+  answer?: Answer<Rotation>,
 ): Promise<Rotation> {
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     await requireActiveCaller(tx, caller, now);
     return rotateInTx(tx, caller, caller.keyId, gracePeriodSeconds, now);
   });
@@ -291,9 +292,9 @@ export async function revokeKey(
   deps: Deps,
   caller: Caller,
   id: string,
-  intent?: IdempotencyIntent<ApiKeyRow>,
+  answer?: Answer<ApiKeyRow>,
 ): Promise<ApiKeyRow> {
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     await requireActiveCaller(tx, caller, now);
     return revokeInTx(tx, caller, id, now);
   });

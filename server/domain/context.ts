@@ -26,31 +26,3 @@ export interface Caller {
   walletId: string;
   defaultCurrency: string;
 }
-
-/**
- * A POST made with an Idempotency-Key: its response is rendered and stored in the same
- * transaction as the work, so the work and its record commit together or not at all.
- */
-export interface IdempotencyIntent<T> {
-  key: string;
-  fingerprint: string;
-  status: number;
-  render: (result: T) => unknown;
-  /**
-   * For a response that reveals a secret: the id of what it created. Only that id is stored,
-   * never the rendered response, so a replay cannot reveal the secret again.
-   */
-  withhold?: (result: T) => string;
-}
-
-/**
- * The same for a named unit of work (`commitUnit`), which may run on another thread: the response
- * is rendered there by the rendering of that name (server/storage/unit.ts), given `context`.
- */
-export interface NamedIdempotencyIntent {
-  key: string;
-  fingerprint: string;
-  status: number;
-  rendering: string;
-  context: unknown;
-}

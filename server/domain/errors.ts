@@ -11,6 +11,8 @@ export class ApiError extends Error {
   readonly param: string | undefined;
   /** Every problem of the request, when there are several (validation). */
   readonly details: ApiErrorDetail[] | undefined;
+  /** Headers the error response carries besides the usual ones. */
+  readonly headers: Record<string, string> | undefined;
 
   /**
    * @example
@@ -26,6 +28,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.param = options.param;
     this.details = options.details;
+    this.headers = options.headers;
   }
 }
 
@@ -38,6 +41,7 @@ export interface ApiErrorDetail {
 export interface ApiErrorOptions {
   param?: string | undefined;
   details?: ApiErrorDetail[] | undefined;
+  headers?: Record<string, string> | undefined;
   /** What caused it, for the logs (never shown to the caller). */
   cause?: unknown;
 }

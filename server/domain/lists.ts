@@ -1,7 +1,7 @@
 import type { Condition, Page, PageRequest } from '../storage/pagination.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
-import { defineUnit, type Rendering, renderingNamed } from '../storage/unit.js';
+import { defineUnit, findRendering, type Rendering, refOf } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 
 /** The lists of an account's own records in one mode, each read a page at a time. */
@@ -14,6 +14,7 @@ type AccountList = 'payments' | 'payouts' | 'topups' | 'services' | 'logs';
  * are the domain's SQL with their values, never text from the request.
  */
 export const accountPage = defineUnit(
+  import.meta.url,
   'lists.account-page',
   (
     tx,
@@ -43,6 +44,7 @@ export type RenderedJson = string & { readonly rendered: true };
  * field by field, cost the event loop more than everything else a list request does there.
  */
 export const renderedAccountPage = defineUnit(
+  import.meta.url,
   'lists.account-page-rendered',
   async (
     tx,
@@ -52,12 +54,12 @@ export const renderedAccountPage = defineUnit(
       mode: Mode;
       conditions: Condition[];
       page: PageRequest;
-      rendering: string;
+      rendering: { module: string; name: string };
       context: unknown;
     },
   ): Promise<string> => {
     const page = await accountPage.run(tx, a);
-    return JSON.stringify(renderingNamed(a.rendering).render(page, a.context));
+    return JSON.stringify((await findRendering(a.rendering)).render(page, a.context));
   },
 );
 
@@ -81,7 +83,11 @@ export function listPage<L extends AccountList, V extends AnyView<ListRow<L>>>(
 ): ListAnswer<ListRow<L>, V> {
   const args = { list, accountId: caller.accountId, mode: caller.mode, conditions, page };
   const answer = view
-    ? deps.store.view(renderedAccountPage, { ...args, rendering: view.rendering.name, context: view.context })
+    ? deps.store.view(renderedAccountPage, {
+        ...args,
+        rendering: refOf(view.rendering),
+        context: view.context,
+      })
     : deps.store.view(accountPage, args);
   return answer as ListAnswer<ListRow<L>, V>;
 }

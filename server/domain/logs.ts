@@ -42,6 +42,7 @@ export async function listLogs<V extends AnyView<CallLogRow> = undefined>(
  * rides on SQLite's writer thread. Old ones are deleted by the retention pass (retention.ts).
  */
 export const recordCalls = defineUnit(
+  import.meta.url,
   'logs.record',
   async (tx, a: { rows: Array<Omit<CallLogRow, 'seq'>> }): Promise<void> => {
     await tx.logs.insertMany(a.rows);

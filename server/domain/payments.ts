@@ -4,13 +4,13 @@ import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
-import type { Caller, Deps, NamedIdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settlePayment } from './settlement.js';
-import { commitUnit } from './transaction.js';
+import { type Answer, write } from './write.js';
 
 /** A payment names an existing, active service of its own account and mode. */
 async function requireActiveService(tx: Tx, caller: Caller, serviceId: string): Promise<void> {
@@ -86,6 +86,7 @@ function newPaymentRow(caller: Caller, now: number, chosen: ChosenFields): NewPa
  * share, so it runs on SQLite's writer thread (server/storage/unit.ts).
  */
 export const insertPayment = defineUnit(
+  import.meta.url,
   'payments.insert',
   async (tx, a: { caller: Caller; row: NewPaymentRow }): Promise<PaymentRow> => {
     await requireActiveService(tx, a.caller, a.row.service_id);
@@ -102,7 +103,7 @@ export async function createDirectPayment(
   deps: Deps,
   caller: Caller,
   input: PaymentCreate,
-  intent?: NamedIdempotencyIntent,
+  answer?: Answer<PaymentRow>,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
   try {
@@ -126,7 +127,7 @@ export async function createDirectPayment(
     next_check_at: now,
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
   });
-  const payment = await commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
+  const payment = await write(deps, insertPayment, { caller, row }, answer);
   await askOperatorToCollect(deps, payment);
   return payment;
 }
@@ -156,7 +157,7 @@ export async function initiateHostedPayment(
   deps: Deps,
   caller: Caller,
   input: HostedPaymentCreate,
-  intent?: NamedIdempotencyIntent,
+  answer?: Answer<PaymentRow>,
 ): Promise<PaymentRow> {
   if (input.return_url && caller.mode === 'live' && !input.return_url.startsWith('https://')) {
     throw new ApiError(
@@ -181,7 +182,7 @@ export async function initiateHostedPayment(
     next_check_at: null,
     expires_at: now + (input.expires_in_seconds ?? 1800) * 1000,
   });
-  return commitUnit(deps, caller, intent, insertPayment, { caller, row }, now);
+  return write(deps, insertPayment, { caller, row }, answer);
 }
 
 export async function getPayment(deps: Deps, caller: Caller, id: string): Promise<PaymentRow> {

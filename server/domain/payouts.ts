@@ -4,7 +4,7 @@ import { networkOf } from '../operators/number-prefixes.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ListedPayoutRow, PayoutRow, WalletRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
@@ -14,6 +14,7 @@ import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settlePayout } from './settlement.js';
 import { commit } from './transaction.js';
+import type { Answer } from './write.js';
 
 /** A number carries the operator it is routed to (null only where nothing routes: the sandbox). */
 type Recipient =
@@ -207,9 +208,9 @@ export async function createPayout(
   deps: Deps,
   caller: Caller,
   input: PayoutCreate,
-  intent?: IdempotencyIntent<PayoutRow>,
+  answer?: Answer<PayoutRow>,
 ): Promise<PayoutRow> {
-  const payout = await commit(deps, caller, intent, async (tx, now) =>
+  const payout = await commit(deps, caller, answer, async (tx, now) =>
     executePayout(
       deps,
       tx,
@@ -242,7 +243,7 @@ export async function createBulkPayout(
   deps: Deps,
   caller: Caller,
   input: BulkPayoutCreate,
-  intent?: IdempotencyIntent<BulkPayout>,
+  answer?: Answer<BulkPayout>,
 ): Promise<BulkPayout> {
   if (input.items.length > deps.config.bulkPayoutMaxItems) {
     throw new ApiError(
@@ -253,7 +254,7 @@ export async function createBulkPayout(
     );
   }
   const currency = input.currency ?? caller.defaultCurrency;
-  const bulk = await commit(deps, caller, intent, async (tx, now) => {
+  const bulk = await commit(deps, caller, answer, async (tx, now) => {
     const bulkId = newId('bulk');
     const plans: PayoutPlan[] = [];
     for (const [index, item] of input.items.entries()) {
@@ -283,9 +284,9 @@ export async function createRefund(
   deps: Deps,
   caller: Caller,
   input: RefundCreate,
-  intent?: IdempotencyIntent<PayoutRow>,
+  answer?: Answer<PayoutRow>,
 ): Promise<PayoutRow> {
-  const refund = await commit(deps, caller, intent, async (tx, now) => {
+  const refund = await commit(deps, caller, answer, async (tx, now) => {
     const payment = await tx.payments.get(caller.accountId, caller.mode, input.payment_id);
     if (!payment) throw notFound('payment', input.payment_id);
     if (payment.status !== 'success' || !payment.customer_msisdn) {

@@ -12,7 +12,7 @@
  */
 import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
-import { idempotencyWindowMs } from './transaction.js';
+import { idempotencyWindowMs } from './write.js';
 
 /**
  * The most rows of each table one batch deletes, the oldest first: 50 and 50 held the writer
@@ -25,6 +25,7 @@ export const retentionCheckMs = 10_000;
 
 /** Deletes up to `limit` of each: idempotency records and call logs older than their cutoffs. */
 export const purgeExpired = defineUnit(
+  import.meta.url,
   'retention.purge',
   async (tx, a: { recordsBefore: number; logsBefore: number; limit: number }) => ({
     records: await tx.idempotency.purge(a.recordsBefore, a.limit),

@@ -1,19 +1,20 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ServiceRow } from '../storage/rows.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { commit } from './transaction.js';
+import type { Answer } from './write.js';
 
 export async function createService(
   deps: Deps,
   caller: Caller,
   input: ServiceCreate,
-  intent?: IdempotencyIntent<ServiceRow>,
+  answer?: Answer<ServiceRow>,
 ): Promise<ServiceRow> {
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     const row: Omit<ServiceRow, 'seq'> = {
       id: newId('svc'),
       account_id: caller.accountId,

@@ -119,6 +119,7 @@ type SettledTable = 'payments' | 'topups' | 'payouts';
  * writer thread (server/storage/unit.ts).
  */
 const claimDue = defineUnit(
+  import.meta.url,
   'settlement.claim',
   async (
     tx,
@@ -137,6 +138,7 @@ const claimDue = defineUnit(
  * or, while it is still pending, its next look at `recheckAt`. Answers whether it settled now.
  */
 const applyOutcome = defineUnit(
+  import.meta.url,
   'settlement.apply',
   async (
     tx,

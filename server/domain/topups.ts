@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ListedTopupRow, TopupRow } from '../storage/rows.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
@@ -10,15 +10,16 @@ import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
 import { settleTopup } from './settlement.js';
 import { commit } from './transaction.js';
+import type { Answer } from './write.js';
 
 /** Pulls money from the account owner's Mobile Money account into the Main Balance. */
 export async function createTopup(
   deps: Deps,
   caller: Caller,
   input: TopupCreate,
-  intent?: IdempotencyIntent<TopupRow>,
+  answer?: Answer<TopupRow>,
 ): Promise<TopupRow> {
-  const topup = await commit(deps, caller, intent, async (tx, now) => {
+  const topup = await commit(deps, caller, answer, async (tx, now) => {
     routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
     const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
       id: newId('tu'),

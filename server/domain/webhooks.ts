@@ -8,12 +8,13 @@ import type { EndpointSubscription } from '../storage/repositories/events.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { checkWebhookUrl, webhookUrlPolicy } from '../webhooks/url-policy.js';
-import type { Caller, Deps, IdempotencyIntent } from './context.js';
+import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { subscribes } from './events.js';
 import { newId } from './ids.js';
 import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
+import type { Answer } from './write.js';
 
 /**
  * Endpoints must be public in both modes, and https in live mode. Sandbox endpoints may be
@@ -29,10 +30,10 @@ export async function createWebhookEndpoint(
   deps: Deps,
   caller: Caller,
   input: WebhookEndpointCreate,
-  intent?: IdempotencyIntent<WebhookEndpointRow>,
+  answer?: Answer<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   await requireAllowedUrl(deps, caller, input.url);
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
     const max = deps.config.webhookMaxEndpointsPerAccount;
     if ((await tx.events.countEndpoints(caller.accountId, caller.mode)) >= max) {
@@ -119,10 +120,10 @@ export async function rotateWebhookEndpointSecret(
   caller: Caller,
   id: string,
   options: WebhookSecretRotation = {},
-  intent?: IdempotencyIntent<WebhookEndpointRow>,
+  answer?: Answer<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   const overlapMs = (options.overlap_seconds ?? 0) * 1000;
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
     if (!row) throw notFound('webhook endpoint', id);
     const updated = {
@@ -173,9 +174,9 @@ export async function resendEvent(
   caller: Caller,
   eventId: string,
   endpointId: string | undefined,
-  intent?: IdempotencyIntent<DeliveryRow[]>,
+  answer?: Answer<DeliveryRow[]>,
 ): Promise<DeliveryRow[]> {
-  return commit(deps, caller, intent, async (tx, now) => {
+  return commit(deps, caller, answer, async (tx, now) => {
     const event = await tx.events.getEvent(caller.accountId, caller.mode, eventId);
     if (!event) throw notFound('event', eventId);
     let endpoints: EndpointSubscription[];

@@ -1,6 +1,8 @@
 import type { Response } from 'express';
 import type { RenderedJson } from '../domain/lists.js';
 
+export type { RenderedJson };
+
 /** The success envelope of the seed: `{ status: 'success', data }`. */
 export function success<T>(data: T): { status: 'success'; data: T } {
   return { status: 'success', data };

@@ -3,9 +3,7 @@ import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
-import { IdempotencyRace } from '../domain/transaction.js';
 import { childForRequest } from '../observability/logger.js';
-import { replayStored } from './idempotency.js';
 import { restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
@@ -153,19 +151,9 @@ export function errorBody(
  * 500 that shows nothing of them.
  */
 export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
-  return async (err, req, res, _next) => {
+  return (err, req, res, _next) => {
     const requestId = req.context?.requestId ?? 'req_unknown';
     restoreHead(req);
-    // A response stored under the request's key wins: another request with the key committed
-    // first (a race), or the key was not looked up before the operation ran.
-    const storedWins = err instanceof IdempotencyRace || req.context.idempotency?.lookupDeferred;
-    if (storedWins && req.context.caller && !res.headersSent) {
-      try {
-        if (await replayStored(deps, req.context.caller, req, res)) return;
-      } catch (replayError) {
-        err = replayError;
-      }
-    }
     const apiError = toApiError(err, req, deps.config.bodyLimitBytes);
     const status = apiError?.status ?? 500;
     const code: ErrorCode = apiError?.code ?? 'internal_error';
@@ -183,6 +171,7 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     }
     const message = apiError?.message ?? 'Something went wrong on our side. Nothing is shown of it here.';
     if (status === 503) res.setHeader('Retry-After', '1');
+    for (const [name, value] of Object.entries(apiError?.headers ?? {})) res.setHeader(name, value);
     res.status(status).json(errorBody(requestId, code, message, apiError?.param, apiError?.details));
   };
 }

@@ -1,17 +1,29 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { AlreadyAnswered, type Answer } from '../domain/write.js';
+import type { Rendering } from '../storage/unit.js';
+import { type RenderedJson, sendRendered } from './envelope.js';
+import { idempotencyKeyOf } from './idempotency.js';
 import { contractMatch } from './openapi-validator.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface OperationOptions {
-  /**
-   * The operation's work is one named unit that stores its response under the request's
-   * Idempotency-Key in its own transaction (`commitUnit`, server/domain/transaction.ts): a
-   * repeated request is found there, by the key's uniqueness, so the key is not looked up
-   * before it runs (server/http/idempotency.ts).
-   */
-  keyCheckedInUnit?: boolean;
+/**
+ * How a write operation answers, declared once beside its route: its status and the rendering
+ * of its response (server/http/renderings.ts), with what the rendering needs besides the result.
+ */
+export interface Answering<R, C> {
+  status: number;
+  rendering: Rendering<R, C>;
+  /** Evaluated per request (`() => deps.clock.now()`), or none. */
+  context?: () => C;
 }
+
+/**
+ * The work of a write operation: it hands `answer` to the one write its response comes from
+ * (server/domain/write.ts), which renders the response in its transaction and, with an
+ * Idempotency-Key, stores it there.
+ */
+export type WriteHandler<R> = (req: Request, answer: Answer<R>, res: Response) => Promise<unknown>;
 
 /**
  * The API's operations, each registered under its method and path (Express's `:id` syntax,
@@ -22,22 +34,44 @@ export interface OperationOptions {
  * would be a 404, which the test of this file (`test/server/operation-router.test.ts`) rules out
  * for every operation of openapi.yaml.
  *
+ * Every POST is a write that declares how it answers (`Answering`), and is idempotent the one
+ * way: its write looks the request's Idempotency-Key up, runs, renders and stores the response
+ * in one transaction; the operation sends that response as rendered, and a request already
+ * answered under its key gets the stored bytes again (`Idempotent-Replayed: true`).
+ *
  * @example
  * const operations = new OperationRouter();
  * operations.get('/payments/:id', getPayment);
+ * operations.post('/payouts', { status: 202, rendering: payoutResponse }, (req, answer) =>
+ *   payouts.createPayout(deps, callerOf(req), req.body, answer));
  * api.use(operations.dispatch());
  */
 export class OperationRouter {
   readonly #handlers = new Map<string, RequestHandler>();
-  readonly #keyCheckedInUnit = new Set<string>();
 
   get(path: string, handler: RequestHandler): void {
     this.#add('GET', path, handler);
   }
 
-  post(path: string, handler: RequestHandler, options: OperationOptions = {}): void {
-    const key = this.#add('POST', path, handler);
-    if (options.keyCheckedInUnit) this.#keyCheckedInUnit.add(key);
+  post<R, C>(path: string, answering: Answering<R, C>, handler: WriteHandler<R>): void {
+    const operation = this.#add('POST', path, async (req, res) => {
+      const answer: Answer<R> = {
+        status: answering.status,
+        rendering: answering.rendering as Rendering<R, unknown>,
+        context: answering.context?.() ?? null,
+        idempotency: idempotencyKeyOf(req),
+      };
+      try {
+        await handler(req, answer, res);
+      } catch (error) {
+        if (!(error instanceof AlreadyAnswered)) throw error;
+        res.setHeader('Idempotent-Replayed', 'true');
+        sendRendered(res, error.status, error.text as RenderedJson);
+        return;
+      }
+      if (answer.text === undefined) throw new Error(`${operation} ended without its write's response`);
+      sendRendered(res, answer.status, answer.text as RenderedJson);
+    });
   }
 
   put(path: string, handler: RequestHandler): void {
@@ -51,12 +85,6 @@ export class OperationRouter {
   /** `METHOD /v1/template` of every registered operation, as the contract spells its paths. */
   operations(): string[] {
     return [...this.#handlers.keys()];
-  }
-
-  /** Whether the operation the contract validator matched was registered `keyCheckedInUnit`. */
-  keyCheckedInUnit(req: Request): boolean {
-    const matched = contractMatch(req);
-    return matched !== undefined && this.#keyCheckedInUnit.has(`${req.method} ${matched.openApiRoute}`);
   }
 
   /** Runs the handler of the operation the contract validator matched; HEAD runs GET's. */

@@ -1,45 +1,100 @@
+import type { Rotation } from '../domain/accounts.js';
+import type { BulkPayout } from '../domain/payouts.js';
 import type { Page } from '../storage/pagination.js';
 import type {
+  ApiKeyRow,
   CallLogRow,
+  DeliveryRow,
   ListedPaymentRow,
   ListedPayoutRow,
   ListedTopupRow,
   PaymentRow,
+  PayoutRow,
   ServiceRow,
+  TopupRow,
+  WebhookEndpointRow,
 } from '../storage/rows.js';
 import { defineRendering } from '../storage/unit.js';
 import { success } from './envelope.js';
-import { toLog, toPage, toPayment, toPayout, toService, toTopup } from './representations.js';
+import {
+  toApiKey,
+  toDelivery,
+  toLog,
+  toPage,
+  toPayment,
+  toPayout,
+  toService,
+  toTopup,
+  toWebhookEndpoint,
+} from './representations.js';
 
 /**
- * The responses an idempotent POST stores inside its named unit of work, known by name so the
- * SQLite writer thread can render them (server/storage/unit.ts, server/domain/transaction.ts).
- * Each is the same envelope the route sends.
+ * The responses of the API's writes and lists, each the envelope the operation sends. Defined by
+ * name (server/storage/unit.ts) because they are rendered where the engine runs the work: a
+ * write's response inside its transaction, and stored there under its Idempotency-Key
+ * (server/domain/write.ts); a list's page where it is read (docs/performance.md). The
+ * operations name theirs beside their routes (server/routes/).
  */
-export const paymentResponse = defineRendering('payment', (row: PaymentRow, publicUrl: string) =>
+const url = import.meta.url;
+
+export const paymentResponse = defineRendering(url, 'payment', (row: PaymentRow, publicUrl: string) =>
   success(toPayment(row, publicUrl)),
 );
+export const payoutResponse = defineRendering(url, 'payout', (row: PayoutRow) => success(toPayout(row)));
+export const bulkPayoutResponse = defineRendering(url, 'bulk-payout', (bulk: BulkPayout) =>
+  success({
+    bulk_id: bulk.bulkId,
+    currency: bulk.currency,
+    count: bulk.payouts.length,
+    total_amount: bulk.totalAmount,
+    items: bulk.payouts.map(toPayout),
+  }),
+);
+export const topupResponse = defineRendering(url, 'topup', (row: TopupRow) => success(toTopup(row)));
+export const serviceResponse = defineRendering(url, 'service', (row: ServiceRow) => success(toService(row)));
 
-/**
- * The pages of the account lists, rendered where they are read (server/domain/lists.ts): on
- * SQLite the reader thread renders the page and hands the event loop its JSON text, which
- * crosses between threads far more cheaply than the rows (docs/benchmarks.md: the list +11%).
- * Each is the envelope the route would have sent.
- */
+/** An endpoint with its secret: shown only when it is created or its secret rotated, never replayed. */
+export const endpointWithSecretResponse = defineRendering(
+  url,
+  'webhook-endpoint-with-secret',
+  (row: WebhookEndpointRow) => success({ ...toWebhookEndpoint(row), secret: row.secret }),
+  { withhold: (row) => row.id },
+);
+export const deliveriesResponse = defineRendering(url, 'deliveries', (rows: DeliveryRow[]) =>
+  success({ items: rows.map(toDelivery), has_more: false, next_cursor: null }),
+);
+
+/** A new secret key is shown once: a replay of its rotation is refused, never shown again. */
+export const rotationResponse = defineRendering(
+  url,
+  'api-key-rotation',
+  (rotation: Rotation, now: number) =>
+    success({
+      secret_key: rotation.secretKey,
+      api_key: toApiKey(rotation.apiKey, now),
+      previous_key: toApiKey(rotation.previousKey, now),
+    }),
+  { withhold: (rotation) => rotation.apiKey.id },
+);
+export const apiKeyResponse = defineRendering(url, 'api-key', (row: ApiKeyRow, now: number) =>
+  success(toApiKey(row, now)),
+);
+
 export const paymentsPage = defineRendering(
+  url,
   'page.payments',
   (page: Page<ListedPaymentRow>, publicUrl: string) =>
     success(toPage(page, (row) => toPayment(row, publicUrl))),
 );
-export const payoutsPage = defineRendering('page.payouts', (page: Page<ListedPayoutRow>, _: null) =>
+export const payoutsPage = defineRendering(url, 'page.payouts', (page: Page<ListedPayoutRow>, _: null) =>
   success(toPage(page, toPayout)),
 );
-export const topupsPage = defineRendering('page.topups', (page: Page<ListedTopupRow>, _: null) =>
+export const topupsPage = defineRendering(url, 'page.topups', (page: Page<ListedTopupRow>, _: null) =>
   success(toPage(page, toTopup)),
 );
-export const servicesPage = defineRendering('page.services', (page: Page<ServiceRow>, _: null) =>
+export const servicesPage = defineRendering(url, 'page.services', (page: Page<ServiceRow>, _: null) =>
   success(toPage(page, toService)),
 );
-export const logsPage = defineRendering('page.logs', (page: Page<CallLogRow>, _: null) =>
+export const logsPage = defineRendering(url, 'page.logs', (page: Page<CallLogRow>, _: null) =>
   success(toPage(page, toLog)),
 );

@@ -1,17 +1,10 @@
-import type { Caller, IdempotencyIntent } from '../domain/context.js';
+import type { Caller } from '../domain/context.js';
 
 /** What the middleware learns about a request, for the ones after it and for the call log. */
 export interface RequestContext {
   requestId: string;
   startedAt: bigint;
   caller?: Caller;
-  idempotency?: Pick<IdempotencyIntent<unknown>, 'key' | 'fingerprint'> & {
-    /**
-     * The key was not looked up before the operation ran (`keyCheckedInUnit`): a response
-     * stored under it wins over any error the request meets (server/http/error-handler.ts).
-     */
-    lookupDeferred?: true;
-  };
   errorCode?: string;
   /** The contract's path template the request matched (`/payments/{id}`). */
   route?: string;

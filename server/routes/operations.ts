@@ -2,12 +2,10 @@ import type { ApiKeyRotate } from '../../generated/openapi.js';
 import * as accounts from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import * as logs from '../domain/logs.js';
-import { sendRendered, sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendRendered, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { logsPage } from '../http/renderings.js';
+import { apiKeyResponse, logsPage, rotationResponse } from '../http/renderings.js';
 import { toApiKey, toPage } from '../http/representations.js';
-import type { ApiKeyRow } from '../storage/rows.js';
 import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
 
 /** Call logs and API keys: what an account sees of its own use of the API. */
@@ -41,38 +39,20 @@ export function operationRoutes(deps: Deps, router: OperationRouter): void {
     );
   });
 
-  router.post('/api-keys/rotate', async (req, res) => {
-    const grace = (req.body as ApiKeyRotate | undefined)?.grace_period_seconds ?? 0;
-    const render = (rotation: accounts.Rotation) => {
-      const now = deps.clock.now();
-      return {
-        secret_key: rotation.secretKey,
-        api_key: toApiKey(rotation.apiKey, now),
-        previous_key: toApiKey(rotation.previousKey, now),
-      };
-    };
-    const rotation = await accounts.rotateKey(
-      deps,
-      callerOf(req),
-      grace,
-      idempotencyIntent(
-        req,
-        201,
-        (r: accounts.Rotation) => success(render(r)),
-        (r) => r.apiKey.id,
-      ),
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    sendSuccess(res, 201, render(rotation));
-  });
+  const now = () => deps.clock.now();
+  router.post(
+    '/api-keys/rotate',
+    { status: 201, rendering: rotationResponse, context: now },
+    (req, answer, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const grace = (req.body as ApiKeyRotate | undefined)?.grace_period_seconds ?? 0;
+      return accounts.rotateKey(deps, callerOf(req), grace, answer);
+    },
+  );
 
-  router.post('/api-keys/:id/revoke', async (req, res) => {
-    const key = await accounts.revokeKey(
-      deps,
-      callerOf(req),
-      pathId(req),
-      idempotencyIntent(req, 200, (row: ApiKeyRow) => success(toApiKey(row, deps.clock.now()))),
-    );
-    sendSuccess(res, 200, toApiKey(key, deps.clock.now()));
-  });
+  router.post(
+    '/api-keys/:id/revoke',
+    { status: 200, rendering: apiKeyResponse, context: now },
+    (req, answer) => accounts.revokeKey(deps, callerOf(req), pathId(req), answer),
+  );
 }

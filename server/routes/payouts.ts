@@ -1,56 +1,22 @@
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payouts from '../domain/payouts.js';
-import { sendRendered, sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendRendered, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { payoutsPage } from '../http/renderings.js';
+import { bulkPayoutResponse, payoutResponse, payoutsPage } from '../http/renderings.js';
 import { toPayout } from '../http/representations.js';
-import type { ListedPayoutRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
-function toBulk(bulk: payouts.BulkPayout) {
-  return {
-    bulk_id: bulk.bulkId,
-    currency: bulk.currency,
-    count: bulk.payouts.length,
-    total_amount: bulk.totalAmount,
-    items: bulk.payouts.map(toPayout),
-  };
-}
-
 export function payoutRoutes(deps: Deps, router: OperationRouter): void {
-  const renderPayout = (row: ListedPayoutRow) => success(toPayout(row));
-
-  router.post('/payouts', async (req, res) => {
-    const payout = await payouts.createPayout(
-      deps,
-      callerOf(req),
-      req.body as PayoutCreate,
-      idempotencyIntent(req, 202, renderPayout),
-    );
-    sendSuccess(res, 202, toPayout(payout));
-  });
-
-  router.post('/payouts/bulk', async (req, res) => {
-    const bulk = await payouts.createBulkPayout(
-      deps,
-      callerOf(req),
-      req.body as BulkPayoutCreate,
-      idempotencyIntent(req, 202, (b: payouts.BulkPayout) => success(toBulk(b))),
-    );
-    sendSuccess(res, 202, toBulk(bulk));
-  });
-
-  router.post('/refunds', async (req, res) => {
-    const refund = await payouts.createRefund(
-      deps,
-      callerOf(req),
-      req.body as RefundCreate,
-      idempotencyIntent(req, 202, renderPayout),
-    );
-    sendSuccess(res, 202, toPayout(refund));
-  });
+  router.post('/payouts', { status: 202, rendering: payoutResponse }, (req, answer) =>
+    payouts.createPayout(deps, callerOf(req), req.body as PayoutCreate, answer),
+  );
+  router.post('/payouts/bulk', { status: 202, rendering: bulkPayoutResponse }, (req, answer) =>
+    payouts.createBulkPayout(deps, callerOf(req), req.body as BulkPayoutCreate, answer),
+  );
+  router.post('/refunds', { status: 202, rendering: payoutResponse }, (req, answer) =>
+    payouts.createRefund(deps, callerOf(req), req.body as RefundCreate, answer),
+  );
 
   router.get('/payouts', async (req, res) => {
     const page = await payouts.listPayouts(

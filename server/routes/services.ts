@@ -1,24 +1,17 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as services from '../domain/services.js';
-import { sendRendered, sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendRendered, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { servicesPage } from '../http/renderings.js';
+import { serviceResponse, servicesPage } from '../http/renderings.js';
 import { toService } from '../http/representations.js';
 import type { ServiceRow } from '../storage/rows.js';
 import { callerOf, pageOf, pathId, text } from './query.js';
 
 export function serviceRoutes(deps: Deps, router: OperationRouter): void {
-  router.post('/services', async (req, res) => {
-    const service = await services.createService(
-      deps,
-      callerOf(req),
-      req.body as ServiceCreate,
-      idempotencyIntent(req, 201, (row: ServiceRow) => success(toService(row))),
-    );
-    sendSuccess(res, 201, toService(service));
-  });
+  router.post('/services', { status: 201, rendering: serviceResponse }, (req, answer) =>
+    services.createService(deps, callerOf(req), req.body as ServiceCreate, answer),
+  );
 
   router.get('/services', async (req, res) => {
     const status = text(req, 'status') as ServiceRow['status'] | undefined;

@@ -1,24 +1,16 @@
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as topups from '../domain/topups.js';
-import { sendRendered, sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendRendered, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { topupsPage } from '../http/renderings.js';
+import { topupResponse, topupsPage } from '../http/renderings.js';
 import { toTopup } from '../http/representations.js';
-import type { TopupRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
 export function topupRoutes(deps: Deps, router: OperationRouter): void {
-  router.post('/topups', async (req, res) => {
-    const topup = await topups.createTopup(
-      deps,
-      callerOf(req),
-      req.body as TopupCreate,
-      idempotencyIntent(req, 202, (row: TopupRow) => success(toTopup(row))),
-    );
-    sendSuccess(res, 202, toTopup(topup));
-  });
+  router.post('/topups', { status: 202, rendering: topupResponse }, (req, answer) =>
+    topups.createTopup(deps, callerOf(req), req.body as TopupCreate, answer),
+  );
 
   router.get('/topups', async (req, res) => {
     const page = await topups.listTopups(

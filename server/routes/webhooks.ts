@@ -6,38 +6,21 @@ import type {
 } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as webhooks from '../domain/webhooks.js';
-import { sendSuccess, success } from '../http/envelope.js';
-import { idempotencyIntent } from '../http/idempotency.js';
+import { sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
+import { deliveriesResponse, endpointWithSecretResponse } from '../http/renderings.js';
 import { toDelivery, toEvent, toPage, toWebhookEndpoint } from '../http/representations.js';
-import type { DeliveryRow, WebhookEndpointRow } from '../storage/rows.js';
 import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
 
-/** The endpoint with its secret: shown only when it is created or rotated. */
-function withSecret(row: WebhookEndpointRow) {
-  return { ...toWebhookEndpoint(row), secret: row.secret };
-}
-
-function deliveryList(rows: DeliveryRow[]) {
-  return { items: rows.map(toDelivery), has_more: false, next_cursor: null };
-}
-
 export function webhookRoutes(deps: Deps, router: OperationRouter): void {
-  router.post('/webhook-endpoints', async (req, res) => {
-    const endpoint = await webhooks.createWebhookEndpoint(
-      deps,
-      callerOf(req),
-      req.body as WebhookEndpointCreate,
-      idempotencyIntent(
-        req,
-        201,
-        (row: WebhookEndpointRow) => success(withSecret(row)),
-        (row) => row.id,
-      ),
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    sendSuccess(res, 201, withSecret(endpoint));
-  });
+  router.post(
+    '/webhook-endpoints',
+    { status: 201, rendering: endpointWithSecretResponse },
+    (req, answer, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      return webhooks.createWebhookEndpoint(deps, callerOf(req), req.body as WebhookEndpointCreate, answer);
+    },
+  );
 
   router.get('/webhook-endpoints', async (req, res) => {
     const page = await webhooks.listWebhookEndpoints(deps, callerOf(req), pageOf(req));
@@ -64,22 +47,15 @@ export function webhookRoutes(deps: Deps, router: OperationRouter): void {
     sendSuccess(res, 200, { id: pathId(req), deleted: true });
   });
 
-  router.post('/webhook-endpoints/:id/rotate-secret', async (req, res) => {
-    const endpoint = await webhooks.rotateWebhookEndpointSecret(
-      deps,
-      callerOf(req),
-      pathId(req),
-      (req.body as WebhookSecretRotation | undefined) ?? {},
-      idempotencyIntent(
-        req,
-        200,
-        (row: WebhookEndpointRow) => success(withSecret(row)),
-        (row) => row.id,
-      ),
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    sendSuccess(res, 200, withSecret(endpoint));
-  });
+  router.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    { status: 200, rendering: endpointWithSecretResponse },
+    (req, answer, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const rotation = (req.body as WebhookSecretRotation | undefined) ?? {};
+      return webhooks.rotateWebhookEndpointSecret(deps, callerOf(req), pathId(req), rotation, answer);
+    },
+  );
 
   router.get('/events', async (req, res) => {
     const page = await webhooks.listEvents(
@@ -100,14 +76,8 @@ export function webhookRoutes(deps: Deps, router: OperationRouter): void {
     sendSuccess(res, 200, toPage(page, toDelivery));
   });
 
-  router.post('/events/:id/resend', async (req, res) => {
-    const deliveries = await webhooks.resendEvent(
-      deps,
-      callerOf(req),
-      pathId(req),
-      (req.body as EventResend | undefined)?.endpoint_id,
-      idempotencyIntent(req, 202, (rows: DeliveryRow[]) => success(deliveryList(rows))),
-    );
-    sendSuccess(res, 202, deliveryList(deliveries));
+  router.post('/events/:id/resend', { status: 202, rendering: deliveriesResponse }, (req, answer) => {
+    const endpointId = (req.body as EventResend | undefined)?.endpoint_id;
+    return webhooks.resendEvent(deps, callerOf(req), pathId(req), endpointId, answer);
   });
 }

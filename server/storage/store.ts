@@ -43,15 +43,22 @@ export interface Store {
    * (server/domain/verified-keys.ts). Synchronous and cheap: it is asked on every request.
    */
   keysVersion(): number | null;
-  /** Runs work as one transaction (all or nothing); resolves after the commit that made it durable. On PostgreSQL work may be re-run after a serialization failure, so it must have no effect outside tx. */
-  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * Runs a named unit of work (server/storage/unit.ts) as one transaction, like `transact`, in
-   * queue order with the closures given to `transact`. SQLite runs it on its writer thread,
-   * where the statements and the disk sync do not stop the event loop; `args` and the result
-   * are copied there and back. PostgreSQL runs it in place.
+   * The write path: runs a unit of work (server/storage/unit.ts) as one transaction (all or
+   * nothing) and resolves after the commit that made it durable. The engine alone decides where:
+   * SQLite on its writer thread (its statements and disk sync off the event loop; `args` and the
+   * result copied there and back), in queue order; PostgreSQL in place, as a SERIALIZABLE
+   * transaction that may run again after losing a race, so a unit has no effect outside `tx`
+   * (docs/decisions/0021-one-write-path.md). Server code writes through this alone (the domain
+   * through `write`, server/domain/write.ts).
    */
   run<A, R>(unit: Unit<A, R>, args: A): Promise<R>;
+  /**
+   * Runs `work` as one transaction, like `run`, but as a closure on the calling thread. For
+   * tests and tools that arrange rows directly; never used by server code (`npm run lint`
+   * refuses it outside server/storage/).
+   */
+  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * Runs a named unit as one transaction that need not be durable at once: bookkeeping written
    * after the answer was sent (the call log). On SQLite it joins the next batch of units, after

@@ -101,6 +101,7 @@ export interface SlotCaps {
  * backlog behind a busy endpoint costs nothing to skip. Each is leased until `now + leaseMs`.
  */
 export const claimDeliveries = defineUnit(
+  import.meta.url,
   'webhooks.claim',
   async (tx, a: { now: number; leaseMs: number; slots: SlotsData; caps: SlotCaps }): Promise<Claimed[]> => {
     const s = Slots.from(a.slots);
@@ -251,6 +252,7 @@ export interface AttemptOutcome {
  * the leases a slot that does not go on held ahead, so those deliveries are due again at once.
  */
 export const recordAttempt = defineUnit(
+  import.meta.url,
   'webhooks.record',
   async (
     tx,

@@ -363,11 +363,19 @@ describe('the writer thread', () => {
     await store.close();
   });
 
-  it('a unit no module defined is refused by name, and the store goes on', async () => {
+  it('runs a unit whose module the thread had not loaded: it imports the module the unit names', async () => {
     const { store, path } = await openAt(true);
-    const unknown = { name: 'nobody.defined', run: recordCalls.run };
+    const { recordEachCallTwice } = await import('../fixtures/units/twice.js');
+    await store.run(recordEachCallTwice, { rows: [logRow(1)] });
+    expect(logCount(path)).toBe(2);
+    await store.close();
+  });
+
+  it('a unit its module does not define is refused by name, and the store goes on', async () => {
+    const { store, path } = await openAt(true);
+    const unknown = { module: recordCalls.module, name: 'nobody.defined', run: recordCalls.run };
     await expect(store.run(unknown, { rows: [logRow(1)] })).rejects.toThrow(
-      /no unit of work named nobody.defined/,
+      /no unit of work named nobody.defined in .*logs/,
     );
     await store.run(recordCalls, { rows: [logRow(2)] });
     expect(logCount(path)).toBe(1);

@@ -32,21 +32,21 @@ export function groupCommit(db: Db): GroupCommit {
  * transaction with it (SQLite rolls back by itself on a full disk or an I/O error; the unit's own
  * error then says what happened).
  *
- * Used by the store on the main thread (closures) and by the writer thread (named units).
+ * Used by the writer thread, and by a store without threads (the command-line tools) in place.
  */
 export async function runGroup<U>(
   group: GroupCommit,
   units: U[],
-  run: (unit: U) => Promise<unknown>,
+  run: (unit: U, index: number) => Promise<unknown>,
 ): Promise<Outcome[]> {
   const { begin, savepoint, release, rollbackTo, commit, rollback } = group.statements;
   const outcomes: Outcome[] = [];
   try {
     begin.run();
-    for (const unit of units) {
+    for (let index = 0; index < units.length; index++) {
       savepoint.run();
       try {
-        const value = await run(unit);
+        const value = await run(units[index] as U, index);
         release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {

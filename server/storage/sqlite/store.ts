@@ -3,7 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { Store, Tx } from '../store.js';
-import { type ErrorData, errorFromData, type Unit } from '../unit.js';
+import { type ErrorData, errorFromData, refOf, type Unit } from '../unit.js';
 import type { Checkpointer } from './checkpointer.js';
 import { sqliteConnection } from './connection.js';
 import type { Db } from './database.js';
@@ -245,7 +245,7 @@ export class SqliteStore implements Store {
     let reply: ThreadReply;
     try {
       reply = await writer.runBatch(
-        batch.map(({ unit, args }) => ({ name: (unit as Unit<unknown, unknown>).name, args: args?.() })),
+        batch.map(({ unit, args }) => ({ ...refOf(unit as Unit<unknown, unknown>), args: args?.() })),
       );
     } catch (error) {
       for (const unit of batch) unit.reject(error);
@@ -315,7 +315,7 @@ export class SqliteStore implements Store {
     if (!this.#reader) return this.read((tx) => unit.run(tx, args));
     this.#readsRunning += 1;
     try {
-      const reply = await this.#reader.read({ name: unit.name, args });
+      const reply = await this.#reader.read({ ...refOf(unit), args });
       if (!('outcome' in reply)) throw errorFromData('failed' in reply ? reply.failed : unexpected(reply));
       if (!reply.outcome.ok) throw errorFromData(reply.outcome.error);
       return reply.outcome.value as R;

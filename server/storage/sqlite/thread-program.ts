@@ -3,7 +3,8 @@
  * the named units of work (`Store.run`, `Store.runSoon`) and the reader thread the named reads
  * (`Store.view`), each on connections of its own, so the statements, and the writer's COMMIT
  * with the disk sync `synchronous = FULL` makes it wait for, do not stop the event loop of the
- * main thread (docs/decisions/0003-storage-boundary.md). `server/units.ts` names every unit.
+ * main thread (docs/decisions/0021-one-write-path.md). A unit names its module, which the thread
+ * imports the first time it meets one of its units.
  *
  * One writer thread and one reader thread serve every store of their process: a server has one
  * store; a test process opens hundreds, and would otherwise start threads (and load their
@@ -17,19 +18,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
-import '../../units.js';
 import { repositories } from '../repositories/index.js';
 import { createSecretBox } from '../secret-box.js';
 import type { Tx } from '../store.js';
-import { type ErrorData, errorToData, unitNamed } from '../unit.js';
+import { type Definition, type ErrorData, errorToData, findUnit, type Unit } from '../unit.js';
 import { sqliteConnection } from './connection.js';
 import { type Db, openReadConnection, openWriteConnection } from './database.js';
 import { type GroupCommit, groupCommit, runGroup } from './group-commit.js';
 
 export type Role = 'writer' | 'reader';
 
-export interface UnitMessage {
-  name: string;
+export interface UnitMessage extends Definition {
   args: unknown;
 }
 
@@ -71,17 +70,27 @@ const toData = (outcome: { ok: true; value: unknown } | { ok: false; error: unkn
 
 async function runBatch(connection: Connection, units: UnitMessage[]): Promise<UnitOutcome[]> {
   if (!('group' in connection)) throw new Error('a batch of writes was sent to the reader thread');
-  const outcomes = await runGroup(connection.group, units, (unit) =>
-    unitNamed(unit.name).run(connection.tx, unit.args),
-  );
+  // Found (their modules imported) before the transaction, not while it holds the write lock.
+  const found = await Promise.all(units.map((unit) => findUnit(unit).catch((error: unknown) => error)));
+  const outcomes = await runGroup(connection.group, units, (unit, i) => {
+    const definition = found[i];
+    if (definition instanceof Error || !definition) throw definition;
+    return (definition as Unit<unknown, unknown>).run(connection.tx, unit.args);
+  });
   return outcomes.map(toData);
 }
 
 async function runRead(connection: Connection, read: UnitMessage): Promise<UnitOutcome> {
   if (!('snapshot' in connection)) throw new Error('a read was sent to the writer thread');
+  let unit: Unit<unknown, unknown>;
+  try {
+    unit = await findUnit(read);
+  } catch (error) {
+    return toData({ ok: false, error });
+  }
   connection.snapshot.begin.run();
   try {
-    return { ok: true, value: await unitNamed(read.name).run(connection.tx, read.args) };
+    return { ok: true, value: await unit.run(connection.tx, read.args) };
   } catch (error) {
     return toData({ ok: false, error });
   } finally {

@@ -1,0 +1,204 @@
+import type { Mode } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
+import {
+  crossesThreads,
+  type Definition,
+  defineUnit,
+  findRendering,
+  findUnit,
+  type Rendering,
+  refOf,
+  type Unit,
+} from '../storage/unit.js';
+import type { Deps } from './context.js';
+import { ApiError } from './errors.js';
+
+/** How long a response stays stored under its Idempotency-Key. */
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+/**
+ * How an API operation answers a write: its status and the rendering of its response, declared
+ * once per operation beside its route (server/http/operation-router.ts), and, when the request
+ * carries an Idempotency-Key, the key. The domain passes it, untouched, to the one `write` whose
+ * result the operation answers with.
+ */
+export interface Answer<R> {
+  status: number;
+  rendering: Rendering<R, unknown>;
+  context: unknown;
+  idempotency: IdempotencyKey | undefined;
+  /** The response as JSON text, rendered in the write's transaction: set by `write`. */
+  text?: string;
+}
+
+/** An Idempotency-Key as the caller's account and mode own it, and the request it was sent with. */
+export interface IdempotencyKey {
+  accountId: string;
+  mode: Mode;
+  key: string;
+  /** A hash of the method, path and canonical body (server/http/idempotency.ts). */
+  fingerprint: string;
+}
+
+/**
+ * The request was already answered under its Idempotency-Key: the stored response, to be sent
+ * again as it is (server/http/operation-router.ts). Not an error: nothing was written.
+ */
+export class AlreadyAnswered extends Error {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
+    super('This request was already answered under its Idempotency-Key.');
+    this.name = 'AlreadyAnswered';
+  }
+}
+
+/** What is stored instead of a response that revealed a secret (`Rendering.withhold`). */
+interface WithheldResponse {
+  secret_withheld: { id: string };
+}
+
+/**
+ * Thrown in the unit (rolling it back) when another request with the same Idempotency-Key
+ * committed between the unit's look-up and its own save: `write` runs it once more, and that
+ * run finds the stored response.
+ */
+class IdempotencyRace extends Error {
+  constructor() {
+    super('Another request with this Idempotency-Key committed first.');
+    this.name = 'IdempotencyRace';
+  }
+}
+crossesThreads(IdempotencyRace);
+
+/**
+ * The one way the domain writes: runs `unit` as one transaction, wherever the engine runs
+ * writes (server/storage/store.ts). Given the operation's `answer`, the same transaction first
+ * looks the request's Idempotency-Key up, then runs the unit, renders the response once and
+ * stores it under the key; `answer.text` is that response, which the operation sends as it is.
+ * A request already answered under its key throws `AlreadyAnswered` (its stored response) and
+ * runs nothing; the key used with another request is a 409.
+ *
+ * @example
+ * const payout = await write(deps, insertPayout, { caller, plan, now }, answer);
+ */
+export async function write<A, R>(deps: Deps, unit: Unit<A, R>, args: A, answer?: Answer<R>): Promise<R> {
+  if (!answer) return deps.store.run(unit, args);
+  const answeredArgs: AnsweredArgs = {
+    unit: refOf(unit),
+    args,
+    rendering: refOf(answer.rendering),
+    context: answer.context,
+    status: answer.status,
+    idempotency: answer.idempotency,
+    now: deps.clock.now(),
+  };
+  let outcome: AnsweredOutcome;
+  try {
+    outcome = await deps.store.run(answered, answeredArgs);
+  } catch (error) {
+    if (!(error instanceof IdempotencyRace)) throw error;
+    outcome = await deps.store.run(answered, answeredArgs);
+  }
+  if ('stored' in outcome) throw storedAnswer(outcome.stored);
+  answer.text = outcome.text;
+  return outcome.value as R;
+}
+
+interface AnsweredArgs {
+  unit: Definition;
+  args: unknown;
+  rendering: Definition;
+  context: unknown;
+  status: number;
+  idempotency: IdempotencyKey | undefined;
+  now: number;
+}
+
+type AnsweredOutcome =
+  | { value: unknown; text: string }
+  | { stored: { status: number; body: string; sameRequest: boolean } };
+
+/** A unit, its response rendered, and both stored under the request's Idempotency-Key. */
+const answered = defineUnit(
+  import.meta.url,
+  'write.answered',
+  async (tx, a: AnsweredArgs): Promise<AnsweredOutcome> =>
+    answerIn(tx, a, async () => (await findUnit(a.unit)).run(tx, a.args), await findRendering(a.rendering)),
+);
+
+async function answerIn(
+  tx: Tx,
+  a: Omit<AnsweredArgs, 'unit' | 'args' | 'rendering'>,
+  work: () => Promise<unknown>,
+  rendering: Rendering<unknown, unknown>,
+): Promise<AnsweredOutcome> {
+  const key = a.idempotency;
+  const notBefore = a.now - idempotencyWindowMs;
+  if (key) {
+    const stored = await tx.idempotency.find(key.accountId, key.mode, key.key, notBefore);
+    if (stored) {
+      const sameRequest = stored.fingerprint === key.fingerprint;
+      return { stored: { status: stored.status_code, body: stored.body, sameRequest } };
+    }
+  }
+  const value = await work();
+  const text = JSON.stringify(rendering.render(value, a.context));
+  if (key) {
+    const body = rendering.withhold
+      ? JSON.stringify({ secret_withheld: { id: rendering.withhold(value) } } satisfies WithheldResponse)
+      : text;
+    const record = { fingerprint: key.fingerprint, status_code: a.status, body, created_at: a.now };
+    if (!(await tx.idempotency.save(key.accountId, key.mode, key.key, record, notBefore))) {
+      throw new IdempotencyRace();
+    }
+  }
+  return { value, text };
+}
+
+/** TEMPORARY (server/domain/transaction.ts): `write` for a closure not yet turned into a unit. */
+export async function answerInClosure<R>(
+  deps: Deps,
+  answer: Answer<R> | undefined,
+  now: number,
+  work: (tx: Tx) => Promise<R>,
+): Promise<R> {
+  if (!answer) return deps.store.transact(work);
+  const a = { context: answer.context, status: answer.status, idempotency: answer.idempotency, now };
+  const rendering = answer.rendering as Rendering<unknown, unknown>;
+  const run = () => deps.store.transact((tx) => answerIn(tx, a, () => work(tx), rendering));
+  let outcome: AnsweredOutcome;
+  try {
+    outcome = await run();
+  } catch (error) {
+    if (!(error instanceof IdempotencyRace)) throw error;
+    outcome = await run();
+  }
+  if ('stored' in outcome) throw storedAnswer(outcome.stored);
+  answer.text = outcome.text;
+  return outcome.value as R;
+}
+
+/** What a request finds stored under its Idempotency-Key: its answer, or why it gets none. */
+function storedAnswer(stored: { status: number; body: string; sameRequest: boolean }): Error {
+  if (!stored.sameRequest) {
+    return new ApiError(
+      409,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request.',
+    );
+  }
+  if (stored.body.startsWith('{"secret_withheld"')) {
+    const { id } = (JSON.parse(stored.body) as WithheldResponse).secret_withheld;
+    return new ApiError(
+      409,
+      'secret_not_replayed',
+      `This request already succeeded and created ${id}. Its secret was shown once, in the first ` +
+        'response, and is not kept: a retry cannot show it again. To get a new secret, rotate ' +
+        'with a new Idempotency-Key.',
+      { param: 'Idempotency-Key', headers: { 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' } },
+    );
+  }
+  return new AlreadyAnswered(stored.status, stored.body);
+}
