@@ -1,4 +1,6 @@
+import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
+import { write } from './write.js';
 
 /** The table of each kind of movement an operator request is for, by its id's prefix. */
 const tableOf = new Map<string, 'payments' | 'topups' | 'payouts'>([
@@ -24,5 +26,15 @@ export async function operatorCallback(
   const table = tableOf.get(transactionId.slice(0, transactionId.indexOf('_')));
   if (!table) return false;
   const now = deps.clock.now();
-  return deps.store.transact(async (tx) => tx[table].checkNow(transactionId, operatorRef, now));
+  return write(deps, checkNow, { table, transactionId, operatorRef, now });
 }
+
+/** Makes a pending movement with that id and reference due for a status check now. */
+const checkNow = defineUnit(
+  import.meta.url,
+  'operators.check-now',
+  (
+    tx,
+    a: { table: 'payments' | 'topups' | 'payouts'; transactionId: string; operatorRef: string; now: number },
+  ) => tx[a.table].checkNow(a.transactionId, a.operatorRef, a.now),
+);

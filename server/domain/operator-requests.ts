@@ -1,9 +1,10 @@
 import { faultPoint } from '../operators/fault-points.js';
 import type { OperatorKind, OperatorRequest, SendOutcome } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
-import type { Tx } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
 import { ApiError } from './errors.js';
+import { write } from './write.js';
 
 export interface OperatorAsk {
   transactionId: string;
@@ -17,8 +18,16 @@ export interface OperatorAsk {
   operatorToken?: string | null;
 }
 
-/** Settles a request the operator refused outright; false when it was already final. */
-export type SettleRefused = (tx: Tx, failureCode: string, now: number) => Promise<boolean>;
+/** Settles a request the operator refused outright (`settleRefused`, settlement.ts). */
+export type SettleRefused = (failureCode: string) => Promise<unknown>;
+
+/** Remembers the token an operator gave a request (Orange's pay token), for its status checks. */
+const rememberToken = defineUnit(
+  import.meta.url,
+  'operators.remember-token',
+  (tx, a: { table: OperatorAsk['table']; id: string; token: string }) =>
+    tx[a.table].setOperatorToken(a.id, a.token),
+);
 
 /**
  * Sends a committed payment, top-up or payout to its operator (again, with the same reference,
@@ -42,8 +51,7 @@ export async function askOperator(
     msisdn: ask.msisdn,
     ...(ask.paymentMethod ? { paymentMethod: ask.paymentMethod } : {}),
     operatorToken: ask.operatorToken ?? null,
-    rememberToken: (token) =>
-      deps.store.transact(async (tx) => tx[ask.table].setOperatorToken(ask.transactionId, token)),
+    rememberToken: (token) => write(deps, rememberToken, { table: ask.table, id: ask.transactionId, token }),
   };
   let outcome: SendOutcome;
   faultPoint('before_operator_call');
@@ -60,7 +68,7 @@ export async function askOperator(
   if (outcome.state === 'failed') {
     const failureCode = outcome.failureCode;
     try {
-      await deps.store.transact(async (tx) => settleRefused(tx, failureCode, deps.clock.now()));
+      await settleRefused(failureCode);
     } catch (err) {
       deps.logger.warn(
         { err, transaction_id: ask.transactionId, kind },

@@ -9,7 +9,7 @@ import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
-import { settlePayment } from './settlement.js';
+import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
 /** A payment names an existing, active service of its own account and mode. */
@@ -148,7 +148,7 @@ async function askOperatorToCollect(deps: Deps, payment: PaymentRow): Promise<vo
       paymentMethod: payment.payment_method,
       operatorToken: payment.operator_token,
     },
-    (tx, failureCode, now) => settlePayment(tx, payment, { status: 'failed', failureCode }, now),
+    (failureCode) => settleRefused(deps, 'payments', payment, failureCode),
   );
 }
 
@@ -242,6 +242,26 @@ export type CheckoutResult =
       payment?: PaymentRow;
     };
 
+/** The hosted payment's charge, recorded with its operator reference when its link may be paid. */
+const startCheckoutCharge = defineUnit(
+  import.meta.url,
+  'payments.start-checkout-charge',
+  async (
+    tx,
+    a: { token: string; msisdn: string; paymentMethod: string; operatorRef: string; now: number },
+  ): Promise<CheckoutResult> => {
+    const payment = await tx.payments.byCheckoutToken(a.token);
+    if (!payment) return { ok: false, reason: 'not_found' };
+    if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
+    if (payment.expires_at <= a.now) return { ok: false, reason: 'expired', payment };
+    if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
+    const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
+    if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
+    await tx.payments.startCharge(payment.id, a.paymentMethod, a.msisdn, a.operatorRef, a.now, a.now);
+    return { ok: true, payment: (await tx.payments.byId(payment.id)) as PaymentRow };
+  },
+);
+
 /**
  * The customer pays a hosted payment: the link must be open and unpaid, and its service still
  * active (a service made inactive or deleted after the link was sent takes no more money); the
@@ -252,18 +272,8 @@ export async function payCheckout(
   token: string,
   input: { msisdn: string; paymentMethod: 'mtn_momo' | 'orange_money' },
 ): Promise<CheckoutResult> {
-  const now = deps.clock.now();
-  const result = await deps.store.transact(async (tx): Promise<CheckoutResult> => {
-    const payment = await tx.payments.byCheckoutToken(token);
-    if (!payment) return { ok: false, reason: 'not_found' };
-    if (payment.status !== 'initiated') return { ok: false, reason: 'closed', payment };
-    if (payment.expires_at <= now) return { ok: false, reason: 'expired', payment };
-    if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
-    const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
-    if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
-    await tx.payments.startCharge(payment.id, input.paymentMethod, input.msisdn, randomUUID(), now, now);
-    return { ok: true, payment: (await tx.payments.byId(payment.id)) as PaymentRow };
-  });
+  const charge = { token, ...input, operatorRef: randomUUID(), now: deps.clock.now() };
+  const result = await write(deps, startCheckoutCharge, charge);
   if (result.ok) await askOperatorToCollect(deps, result.payment);
   return result;
 }

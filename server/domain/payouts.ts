@@ -4,6 +4,7 @@ import { networkOf } from '../operators/number-prefixes.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ListedPayoutRow, PayoutRow, WalletRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { recordEvent } from './events.js';
@@ -12,33 +13,48 @@ import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
-import { settlePayout } from './settlement.js';
-import { commit } from './transaction.js';
-import type { Answer } from './write.js';
+import { settleRefused } from './settlement.js';
+import { type Answer, write } from './write.js';
 
-/** A number carries the operator it is routed to (null only where nothing routes: the sandbox). */
+/**
+ * Where a payout goes, as decided before its transaction: a number with the operator it is
+ * routed to (null only where nothing routes: the sandbox), or another account's wallet, looked
+ * up in the transaction.
+ */
+type Destination = { msisdn: string; method: string | null } | { walletId: string; param: string };
+
+/** A number's destination or a wallet's, as the transaction found it. */
 type Recipient =
   | { msisdn: string; method: string | null; wallet: null }
   | { msisdn: null; method: null; wallet: WalletRow };
 
+/** A payout as planned before its transaction: plain data, so its unit can run on any thread. */
 interface PayoutPlan {
   amount: number;
   currency: string;
   payoutType: PayoutRow['payout_type'];
-  recipient: Recipient;
+  destination: Destination;
   reference: string | null;
-  paymentId: string | null;
-  bulkId: string | null;
 }
 
-/** Exactly one recipient; a withdrawal goes to a number; a wallet exists in this mode and is not ours. */
-async function resolveRecipient(
+/** What every payout of one request shares. */
+interface PayoutContext {
+  caller: Caller;
+  now: number;
+  /** When a payout to a number that the operator never settles is given up. */
+  expiresAt: number;
+}
+
+/**
+ * Exactly one recipient; a withdrawal goes to a number; a number goes to the operator that
+ * serves it (refused before anything is recorded when none is connected).
+ */
+function destinationOf(
   deps: Deps,
-  tx: Tx,
   caller: Caller,
   item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type' | 'payment_method'>,
   prefix: string,
-): Promise<Recipient> {
+): Destination {
   const hasMsisdn = item.recipient_msisdn !== undefined;
   const hasWallet = item.recipient_wallet_id !== undefined;
   if (hasMsisdn === hasWallet) {
@@ -57,11 +73,7 @@ async function resolveRecipient(
       item.payment_method,
       `${prefix}${item.payment_method ? 'payment_method' : 'recipient_msisdn'}`,
     );
-    return {
-      msisdn: item.recipient_msisdn,
-      method: method ?? networkOf(item.recipient_msisdn),
-      wallet: null,
-    };
+    return { msisdn: item.recipient_msisdn, method: method ?? networkOf(item.recipient_msisdn) };
   }
   const param = `${prefix}recipient_wallet_id`;
   if (item.payment_method !== undefined) {
@@ -80,7 +92,13 @@ async function resolveRecipient(
       { param },
     );
   }
-  const walletId = item.recipient_wallet_id as string;
+  return { walletId: item.recipient_wallet_id as string, param };
+}
+
+/** A wallet exists in this mode and is not the caller's own. */
+async function recipientOf(tx: Tx, caller: Caller, destination: Destination): Promise<Recipient> {
+  if ('msisdn' in destination) return { ...destination, wallet: null };
+  const { walletId, param } = destination;
   const wallet = await tx.accounts.walletById(walletId);
   if (!wallet || wallet.mode !== caller.mode) {
     throw new ApiError(422, 'wallet_not_found', `No wallet ${walletId} exists in this mode.`, { param });
@@ -91,10 +109,21 @@ async function resolveRecipient(
   return { msisdn: null, method: null, wallet };
 }
 
-function describe(plan: PayoutPlan): string {
-  if (plan.payoutType === 'refund') return `Refund of ${plan.paymentId} to ${plan.recipient.msisdn}`;
-  const to = plan.recipient.msisdn ?? plan.recipient.wallet?.id;
-  return `${plan.payoutType === 'withdrawal' ? 'Withdrawal' : 'Transfer'} to ${to}`;
+interface Movement {
+  amount: number;
+  currency: string;
+  payoutType: PayoutRow['payout_type'];
+  recipient: Recipient;
+  reference: string | null;
+  paymentId: string | null;
+  bulkId: string | null;
+}
+
+function describe(movement: Movement): string {
+  if (movement.payoutType === 'refund')
+    return `Refund of ${movement.paymentId} to ${movement.recipient.msisdn}`;
+  const to = movement.recipient.msisdn ?? movement.recipient.wallet?.id;
+  return `${movement.payoutType === 'withdrawal' ? 'Withdrawal' : 'Transfer'} to ${to}`;
 }
 
 function insufficient(available: number, amount: number, currency: string): ApiError {
@@ -110,76 +139,91 @@ function insufficient(available: number, amount: number, currency: string): ApiE
  * another user's wallet is internal and completes at once; a payout to a number waits for the
  * operator.
  */
-async function executePayout(
-  deps: Deps,
-  tx: Tx,
-  caller: Caller,
-  plan: PayoutPlan,
-  now: number,
-): Promise<PayoutRow> {
+async function executePayout(tx: Tx, context: PayoutContext, movement: Movement): Promise<PayoutRow> {
+  const { caller, now } = context;
   const id = newId('po');
   const debited = await debit(tx, {
     walletId: caller.walletId,
-    currency: plan.currency,
-    amount: plan.amount,
+    currency: movement.currency,
+    amount: movement.amount,
     type: 'payout',
     sourceId: id,
-    description: describe(plan),
+    description: describe(movement),
     now,
   });
-  if (!debited.ok) throw insufficient(debited.available, plan.amount, plan.currency);
-  const internal = plan.recipient.wallet !== null;
+  if (!debited.ok) throw insufficient(debited.available, movement.amount, movement.currency);
+  const internal = movement.recipient.wallet !== null;
   const payout = await tx.payouts.insert({
     id,
     account_id: caller.accountId,
     mode: caller.mode,
-    amount: plan.amount,
-    currency: plan.currency,
+    amount: movement.amount,
+    currency: movement.currency,
     status: internal ? 'success' : 'pending',
-    payout_type: plan.payoutType,
-    recipient_msisdn: plan.recipient.msisdn,
-    recipient_wallet_id: plan.recipient.wallet?.id ?? null,
-    payment_method: plan.recipient.method,
-    payment_id: plan.paymentId,
-    bulk_id: plan.bulkId,
-    reference: plan.reference,
+    payout_type: movement.payoutType,
+    recipient_msisdn: movement.recipient.msisdn,
+    recipient_wallet_id: movement.recipient.wallet?.id ?? null,
+    payment_method: movement.recipient.method,
+    payment_id: movement.paymentId,
+    bulk_id: movement.bulkId,
+    reference: movement.reference,
     failure_code: null,
     operator_ref: internal ? null : randomUUID(),
     next_check_at: internal ? null : now,
-    expires_at: now + deps.config.payoutTimeoutSeconds * 1000,
+    expires_at: context.expiresAt,
     created_at: now,
     updated_at: now,
     completed_at: internal ? now : null,
   });
-  if (plan.recipient.wallet) {
-    await credit(tx, {
-      walletId: plan.recipient.wallet.id,
-      currency: plan.currency,
-      amount: plan.amount,
-      type: 'transfer_in',
-      sourceId: id,
-      description: `Transfer from ${caller.walletId}`,
-      now,
-    });
-    await recordEvent(
-      tx,
-      caller.accountId,
-      caller.mode,
-      'payout.completed',
-      {
-        transaction_id: id,
-        amount: plan.amount,
-        currency: plan.currency,
-        status: 'success',
-        reference: plan.reference,
-        failure_code: null,
-        service_id: null,
-        payment_id: null,
-      },
-      now,
-    );
-  }
+  if (movement.recipient.wallet) await transferIn(tx, context, movement, id);
   return payout;
+}
+
+/** The other account's side of an internal transfer: its credit and its event. */
+async function transferIn(
+  tx: Tx,
+  context: PayoutContext,
+  movement: Movement,
+  payoutId: string,
+): Promise<void> {
+  const { caller, now } = context;
+  await credit(tx, {
+    walletId: (movement.recipient.wallet as WalletRow).id,
+    currency: movement.currency,
+    amount: movement.amount,
+    type: 'transfer_in',
+    sourceId: payoutId,
+    description: `Transfer from ${caller.walletId}`,
+    now,
+  });
+  await recordEvent(
+    tx,
+    caller.accountId,
+    caller.mode,
+    'payout.completed',
+    {
+      transaction_id: payoutId,
+      amount: movement.amount,
+      currency: movement.currency,
+      status: 'success',
+      reference: movement.reference,
+      failure_code: null,
+      service_id: null,
+      payment_id: null,
+    },
+    now,
+  );
+}
+
+/** A planned payout as it moves: its recipient found, in no batch. */
+async function movementOf(
+  tx: Tx,
+  caller: Caller,
+  plan: PayoutPlan,
+  bulkId: string | null,
+): Promise<Movement> {
+  const recipient = await recipientOf(tx, caller, plan.destination);
+  return { ...plan, recipient, paymentId: null, bulkId };
 }
 
 async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<void> {
@@ -199,10 +243,22 @@ async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<
         paymentMethod: payout.payment_method,
         operatorToken: payout.operator_token,
       },
-      (tx, failureCode, now) => settlePayout(tx, payout, { status: 'failed', failureCode }, now),
+      (failureCode) => settleRefused(deps, 'payouts', payout, failureCode),
     );
   }
 }
+
+function contextOf(deps: Deps, caller: Caller): PayoutContext {
+  const now = deps.clock.now();
+  return { caller, now, expiresAt: now + deps.config.payoutTimeoutSeconds * 1000 };
+}
+
+const insertPayout = defineUnit(
+  import.meta.url,
+  'payouts.insert',
+  async (tx, a: { context: PayoutContext; plan: PayoutPlan }): Promise<PayoutRow> =>
+    executePayout(tx, a.context, await movementOf(tx, a.context.caller, a.plan, null)),
+);
 
 export async function createPayout(
   deps: Deps,
@@ -210,23 +266,14 @@ export async function createPayout(
   input: PayoutCreate,
   answer?: Answer<PayoutRow>,
 ): Promise<PayoutRow> {
-  const payout = await commit(deps, caller, answer, async (tx, now) =>
-    executePayout(
-      deps,
-      tx,
-      caller,
-      {
-        amount: input.amount,
-        currency: input.currency ?? caller.defaultCurrency,
-        payoutType: input.payout_type,
-        recipient: await resolveRecipient(deps, tx, caller, input, ''),
-        reference: input.reference ?? null,
-        paymentId: null,
-        bulkId: null,
-      },
-      now,
-    ),
-  );
+  const plan: PayoutPlan = {
+    amount: input.amount,
+    currency: input.currency ?? caller.defaultCurrency,
+    payoutType: input.payout_type,
+    destination: destinationOf(deps, caller, input, ''),
+    reference: input.reference ?? null,
+  };
+  const payout = await write(deps, insertPayout, { context: contextOf(deps, caller), plan }, answer);
   await askOperatorToTransfer(deps, [payout]);
   return payout;
 }
@@ -237,6 +284,24 @@ export interface BulkPayout {
   totalAmount: number;
   payouts: PayoutRow[];
 }
+
+/** Every item's recipient found and the total funded before any moves: the batch is all or nothing. */
+const insertBulkPayout = defineUnit(
+  import.meta.url,
+  'payouts.insert-bulk',
+  async (tx, a: { context: PayoutContext; currency: string; plans: PayoutPlan[] }): Promise<BulkPayout> => {
+    const { caller } = a.context;
+    const bulkId = newId('bulk');
+    const movements: Movement[] = [];
+    for (const plan of a.plans) movements.push(await movementOf(tx, caller, plan, bulkId));
+    const totalAmount = movements.reduce((sum, movement) => sum + movement.amount, 0);
+    const available = await tx.ledger.available(caller.walletId, a.currency);
+    if (available < totalAmount) throw insufficient(available, totalAmount, a.currency);
+    const payouts: PayoutRow[] = [];
+    for (const movement of movements) payouts.push(await executePayout(tx, a.context, movement));
+    return { bulkId, currency: a.currency, totalAmount, payouts };
+  },
+);
 
 /** All items are checked and the total funded before any moves: the batch is all or nothing. */
 export async function createBulkPayout(
@@ -254,41 +319,29 @@ export async function createBulkPayout(
     );
   }
   const currency = input.currency ?? caller.defaultCurrency;
-  const bulk = await commit(deps, caller, answer, async (tx, now) => {
-    const bulkId = newId('bulk');
-    const plans: PayoutPlan[] = [];
-    for (const [index, item] of input.items.entries()) {
-      plans.push({
-        amount: item.amount,
-        currency,
-        payoutType: item.payout_type,
-        recipient: await resolveRecipient(deps, tx, caller, item, `items[${index}].`),
-        reference: item.reference ?? null,
-        paymentId: null,
-        bulkId,
-      });
-    }
-    const totalAmount = plans.reduce((sum, plan) => sum + plan.amount, 0);
-    const available = await tx.ledger.available(caller.walletId, currency);
-    if (available < totalAmount) throw insufficient(available, totalAmount, currency);
-    const payouts: PayoutRow[] = [];
-    for (const plan of plans) payouts.push(await executePayout(deps, tx, caller, plan, now));
-    return { bulkId, currency, totalAmount, payouts };
-  });
+  const plans = input.items.map(
+    (item, index): PayoutPlan => ({
+      amount: item.amount,
+      currency,
+      payoutType: item.payout_type,
+      destination: destinationOf(deps, caller, item, `items[${index}].`),
+      reference: item.reference ?? null,
+    }),
+  );
+  const context = contextOf(deps, caller);
+  const bulk = await write(deps, insertBulkPayout, { context, currency, plans }, answer);
   await askOperatorToTransfer(deps, bulk.payouts);
   return bulk;
 }
 
-/** Refunds a successful payment, at most what remains of it, as a payout to its payer. */
-export async function createRefund(
-  deps: Deps,
-  caller: Caller,
-  input: RefundCreate,
-  answer?: Answer<PayoutRow>,
-): Promise<PayoutRow> {
-  const refund = await commit(deps, caller, answer, async (tx, now) => {
-    const payment = await tx.payments.get(caller.accountId, caller.mode, input.payment_id);
-    if (!payment) throw notFound('payment', input.payment_id);
+/** A successful payment's refund, at most what remains of it, as a payout to its payer. */
+const insertRefund = defineUnit(
+  import.meta.url,
+  'refunds.insert',
+  async (tx, a: { context: PayoutContext; input: RefundCreate }): Promise<PayoutRow> => {
+    const { caller, now } = a.context;
+    const payment = await tx.payments.get(caller.accountId, caller.mode, a.input.payment_id);
+    if (!payment) throw notFound('payment', a.input.payment_id);
     if (payment.status !== 'success' || !payment.customer_msisdn) {
       throw new ApiError(
         409,
@@ -298,7 +351,7 @@ export async function createRefund(
       );
     }
     const remaining = payment.amount - payment.refunded_amount;
-    const amount = input.amount ?? remaining;
+    const amount = a.input.amount ?? remaining;
     if (amount > remaining || amount <= 0) {
       throw new ApiError(
         422,
@@ -307,24 +360,28 @@ export async function createRefund(
         { param: 'amount' },
       );
     }
-    const payout = await executePayout(
-      deps,
-      tx,
-      caller,
-      {
-        amount,
-        currency: payment.currency,
-        payoutType: 'refund',
-        recipient: { msisdn: payment.customer_msisdn, method: payment.payment_method, wallet: null },
-        reference: input.reference ?? null,
-        paymentId: payment.id,
-        bulkId: null,
-      },
-      now,
-    );
+    const payout = await executePayout(tx, a.context, {
+      amount,
+      currency: payment.currency,
+      payoutType: 'refund',
+      recipient: { msisdn: payment.customer_msisdn, method: payment.payment_method, wallet: null },
+      reference: a.input.reference ?? null,
+      paymentId: payment.id,
+      bulkId: null,
+    });
     await tx.payments.addRefunded(payment.id, amount, now);
     return payout;
-  });
+  },
+);
+
+/** Refunds a successful payment, at most what remains of it, as a payout to its payer. */
+export async function createRefund(
+  deps: Deps,
+  caller: Caller,
+  input: RefundCreate,
+  answer?: Answer<PayoutRow>,
+): Promise<PayoutRow> {
+  const refund = await write(deps, insertRefund, { context: contextOf(deps, caller), input }, answer);
   await askOperatorToTransfer(deps, [refund]);
   return refund;
 }

@@ -12,7 +12,7 @@
  */
 import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
-import { idempotencyWindowMs } from './write.js';
+import { idempotencyWindowMs, write } from './write.js';
 
 /**
  * The most rows of each table one batch deletes, the oldest first: 50 and 50 held the writer
@@ -39,7 +39,7 @@ export const purgeExpired = defineUnit(
  */
 export async function purgeExpiredBatch(deps: Deps): Promise<{ purged: number; more: boolean }> {
   const now = deps.clock.now();
-  const { records, logs } = await deps.store.run(purgeExpired, {
+  const { records, logs } = await write(deps, purgeExpired, {
     recordsBefore: now - idempotencyWindowMs,
     logsBefore: now - deps.config.logRetentionDays * 86_400_000,
     limit: retentionBatch,

@@ -1,12 +1,12 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ServiceRow } from '../storage/rows.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { commit } from './transaction.js';
-import type { Answer } from './write.js';
+import { type Answer, write } from './write.js';
 
 export async function createService(
   deps: Deps,
@@ -14,22 +14,27 @@ export async function createService(
   input: ServiceCreate,
   answer?: Answer<ServiceRow>,
 ): Promise<ServiceRow> {
-  return commit(deps, caller, answer, async (tx, now) => {
-    const row: Omit<ServiceRow, 'seq'> = {
-      id: newId('svc'),
-      account_id: caller.accountId,
-      mode: caller.mode,
-      name: input.name,
-      description: input.description ?? null,
-      type: input.type ?? 'other',
-      status: 'active',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
-    return tx.services.insert(row);
-  });
+  const now = deps.clock.now();
+  const row: Omit<ServiceRow, 'seq'> = {
+    id: newId('svc'),
+    account_id: caller.accountId,
+    mode: caller.mode,
+    name: input.name,
+    description: input.description ?? null,
+    type: input.type ?? 'other',
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  return write(deps, insertService, row, answer);
 }
+
+const insertService = defineUnit(
+  import.meta.url,
+  'services.insert',
+  (tx, row: Omit<ServiceRow, 'seq'>): Promise<ServiceRow> => tx.services.insert(row),
+);
 
 export async function getService(deps: Deps, caller: Caller, id: string): Promise<ServiceRow> {
   const row = await deps.store.read(async (tx) => tx.services.get(caller.accountId, caller.mode, id));
@@ -56,33 +61,45 @@ export async function updateService(
   id: string,
   changes: ServiceUpdate,
 ): Promise<ServiceRow> {
-  return commit(deps, caller, undefined, async (tx, now) => {
-    const row = await tx.services.get(caller.accountId, caller.mode, id);
-    if (!row) throw notFound('service', id);
+  return write(deps, changeService, { caller, id, changes, now: deps.clock.now() });
+}
+
+const changeService = defineUnit(
+  import.meta.url,
+  'services.change',
+  async (tx, a: { caller: Caller; id: string; changes: ServiceUpdate; now: number }): Promise<ServiceRow> => {
+    const row = await tx.services.get(a.caller.accountId, a.caller.mode, a.id);
+    if (!row) throw notFound('service', a.id);
     if (row.status === 'deleted') {
-      throw new ApiError(409, 'service_deleted', `The service ${id} is deleted and can no longer change.`);
+      throw new ApiError(409, 'service_deleted', `The service ${a.id} is deleted and can no longer change.`);
     }
     const updated: ServiceRow = {
       ...row,
-      name: changes.name ?? row.name,
-      description: changes.description === undefined ? row.description : changes.description,
-      type: changes.type ?? row.type,
-      status: changes.status ?? row.status,
-      updated_at: now,
+      name: a.changes.name ?? row.name,
+      description: a.changes.description === undefined ? row.description : a.changes.description,
+      type: a.changes.type ?? row.type,
+      status: a.changes.status ?? row.status,
+      updated_at: a.now,
     };
     await tx.services.update(updated);
     return updated;
-  });
-}
+  },
+);
 
 /** Deletes a service: it keeps its history and stays readable; deleting again changes nothing. */
 export async function deleteService(deps: Deps, caller: Caller, id: string): Promise<ServiceRow> {
-  return commit(deps, caller, undefined, async (tx, now) => {
-    const row = await tx.services.get(caller.accountId, caller.mode, id);
-    if (!row) throw notFound('service', id);
+  return write(deps, removeService, { caller, id, now: deps.clock.now() });
+}
+
+const removeService = defineUnit(
+  import.meta.url,
+  'services.delete',
+  async (tx, a: { caller: Caller; id: string; now: number }): Promise<ServiceRow> => {
+    const row = await tx.services.get(a.caller.accountId, a.caller.mode, a.id);
+    if (!row) throw notFound('service', a.id);
     if (row.status === 'deleted') return row;
-    const deleted: ServiceRow = { ...row, status: 'deleted', updated_at: now, deleted_at: now };
+    const deleted: ServiceRow = { ...row, status: 'deleted', updated_at: a.now, deleted_at: a.now };
     await tx.services.update(deleted);
     return deleted;
-  });
-}
+  },
+);

@@ -8,6 +8,7 @@ import type { Deps } from './context.js';
 import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
 import { askOperator, type OperatorAsk } from './operator-requests.js';
+import { write } from './write.js';
 
 /**
  * Applies operator outcomes to pending payments, top-ups and payouts. Every transition is a
@@ -160,6 +161,18 @@ const applyOutcome = defineUnit(
   },
 );
 
+/** Settles a movement its operator refused outright, at once, as its own unit of work. */
+export function settleRefused(
+  deps: Deps,
+  table: SettledTable,
+  row: PaymentRow | TopupRow | PayoutRow,
+  failureCode: string,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const final: Final = { status: 'failed', failureCode };
+  return write(deps, applyOutcome, { table, row, final, now, recheckAt: now });
+}
+
 function finalFrom(status: OperatorStatus): Final | null {
   if (status.state === 'success') return { status: 'success' };
   if (status.state === 'failed') return { status: 'failed', failureCode: status.failureCode };
@@ -287,7 +300,6 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
     row: Pending & { mode: Mode },
     msisdn: string | null,
     initiatedAt: number,
-    apply: (tx: Tx, final: Final, now: number) => Promise<boolean>,
   ): Promise<Final | null> => {
     if (row.operator_ref && msisdn) {
       const status = await operators[row.mode].status(kind, {
@@ -320,7 +332,7 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
             paymentMethod: row.payment_method,
             operatorToken: row.operator_token,
           },
-          (tx, failureCode, at) => apply(tx, { status: 'failed', failureCode }, at),
+          (failureCode) => settleRefused(deps, table, row as PaymentRow | TopupRow | PayoutRow, failureCode),
         );
         if (sent.state === 'failed') return null;
       }
@@ -335,8 +347,6 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       row: p,
       msisdn: p.customer_msisdn,
       initiatedAt: p.updated_at,
-      apply: (tx: Tx, final: Final, at = now) => settlePayment(tx, p, final, at),
-      recheck: (tx: Tx) => tx.payments.recheckLater(p.id, recheckAt),
     })),
     ...topups.map((t) => ({
       kind: 'collection' as const,
@@ -344,8 +354,6 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       row: t,
       msisdn: t.payer_msisdn,
       initiatedAt: t.created_at,
-      apply: (tx: Tx, final: Final, at = now) => settleTopup(tx, t, final, at),
-      recheck: (tx: Tx) => tx.topups.recheckLater(t.id, recheckAt),
     })),
     ...payouts.map((p) => ({
       kind: 'disbursement' as const,
@@ -353,8 +361,6 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       row: p,
       msisdn: p.recipient_msisdn,
       initiatedAt: p.created_at,
-      apply: (tx: Tx, final: Final, at = now) => settlePayout(tx, p, final, at),
-      recheck: (tx: Tx) => tx.payouts.recheckLater(p.id, recheckAt),
     })),
   ];
   // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
@@ -366,7 +372,7 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
   const leaseUntil = (mode: Mode) =>
     now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
   const won = new Set(
-    await store.run(claimDue, {
+    await write(deps, claimDue, {
       items: open.map(({ table, row }) => ({
         table,
         id: row.id,
@@ -386,13 +392,14 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       mine.slice(start, start + operatorConcurrency).map(async (item) => {
         let final: Final | null;
         try {
-          final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt, item.apply);
+          final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt);
         } catch (error) {
           // The claim is given back: the row is looked at again at the next pass, not after the lease.
-          await store.transact((tx) => item.recheck(tx)).catch(() => undefined);
+          const giveBack = { table: item.table, row: item.row, final: null, now, recheckAt };
+          await write(deps, applyOutcome, giveBack).catch(() => undefined);
           throw error;
         }
-        const unit = store.run(applyOutcome, { table: item.table, row: item.row, final, now, recheckAt });
+        const unit = write(deps, applyOutcome, { table: item.table, row: item.row, final, now, recheckAt });
         // Its failure is reported by Promise.all below; until then it must not count as unhandled
         // (a batch can commit, or fail, while the next operator is still being asked).
         unit.catch(() => undefined);

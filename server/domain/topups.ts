@@ -2,15 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
 import type { ListedTopupRow, TopupRow } from '../storage/rows.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { timeConditions } from './payments.js';
-import { settleTopup } from './settlement.js';
-import { commit } from './transaction.js';
-import type { Answer } from './write.js';
+import { settleRefused } from './settlement.js';
+import { type Answer, write } from './write.js';
+
+const insertTopup = defineUnit(
+  import.meta.url,
+  'topups.insert',
+  (tx, row: Omit<TopupRow, 'seq' | 'operator_token'>): Promise<TopupRow> => tx.topups.insert(row),
+);
 
 /** Pulls money from the account owner's Mobile Money account into the Main Balance. */
 export async function createTopup(
@@ -19,28 +25,27 @@ export async function createTopup(
   input: TopupCreate,
   answer?: Answer<TopupRow>,
 ): Promise<TopupRow> {
-  const topup = await commit(deps, caller, answer, async (tx, now) => {
-    routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
-    const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
-      id: newId('tu'),
-      account_id: caller.accountId,
-      mode: caller.mode,
-      amount: input.amount,
-      currency: input.currency,
-      status: 'initiated',
-      payer_msisdn: input.payer_msisdn,
-      payment_method: input.payment_method,
-      reference: input.reference ?? null,
-      failure_code: null,
-      operator_ref: randomUUID(),
-      next_check_at: now,
-      expires_at: now + deps.config.paymentExpirySeconds * 1000,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    };
-    return tx.topups.insert(row);
-  });
+  routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
+  const now = deps.clock.now();
+  const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
+    id: newId('tu'),
+    account_id: caller.accountId,
+    mode: caller.mode,
+    amount: input.amount,
+    currency: input.currency,
+    status: 'initiated',
+    payer_msisdn: input.payer_msisdn,
+    payment_method: input.payment_method,
+    reference: input.reference ?? null,
+    failure_code: null,
+    operator_ref: randomUUID(),
+    next_check_at: now,
+    expires_at: now + deps.config.paymentExpirySeconds * 1000,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
+  const topup = await write(deps, insertTopup, row, answer);
   await askOperator(
     deps,
     'collection',
@@ -55,7 +60,7 @@ export async function createTopup(
       paymentMethod: topup.payment_method,
       operatorToken: topup.operator_token,
     },
-    (tx, failureCode, now) => settleTopup(tx, topup, { status: 'failed', failureCode }, now),
+    (failureCode) => settleRefused(deps, 'topups', topup, failureCode),
   );
   return topup;
 }
