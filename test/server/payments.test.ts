@@ -130,7 +130,7 @@ describe('POST /payments', () => {
     }
   });
 
-  it('seed rule 2 > a missing required field is 400 missing_field naming it', async () => {
+  it('the specification, rule 2 > a missing required field is 400 missing_field naming it', async () => {
     const { customer_msisdn: _, ...rest } = body();
     const response = await server.request('POST', '/payments', { body: rest });
     expect(response.status).toBe(400);
@@ -156,7 +156,7 @@ describe('POST /payments', () => {
     });
   });
 
-  it('seed rule 3 > an amount of 0 or less is invalid_amount: "must be greater than 0"', async () => {
+  it('the specification, rule 3 > an amount of 0 or less is invalid_amount: "must be greater than 0"', async () => {
     for (const amount of [0, -1]) {
       const response = await server.request('POST', '/payments', { body: body({ amount }) });
       expect(response.status).toBe(400);

@@ -29,7 +29,7 @@ async function ledger(as = server.test) {
 }
 
 describe('POST /payouts', () => {
-  it('seed rule 1 > when the Main Balance is short, answers 403 insufficient_balance and moves nothing', async () => {
+  it('the specification, rule 1 > when the Main Balance is short, answers 403 insufficient_balance and moves nothing', async () => {
     const fresh = await server.newAccount('Short');
     await fund(server, 1000, fresh.test);
     const before = await ledger(fresh.test);
@@ -101,7 +101,7 @@ describe('POST /payouts', () => {
     expect(await balanceOf(server)).toBe(before);
   });
 
-  it('seed rule 5 > neither or both recipients is 400 invalid_recipient', async () => {
+  it('the specification, rule 5 > neither or both recipients is 400 invalid_recipient', async () => {
     for (const body of [
       { amount: 100, payout_type: 'transfer' },
       {
