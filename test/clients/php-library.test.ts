@@ -6,13 +6,18 @@
  * php-cli, php-curl and phpunit (`bash .ci/run` installs them).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPhp, staleFiles } from '../../scripts/clients/generate-php.js';
 import { readSpec } from '../../scripts/lib/openapi.js';
-import { type ChildServer, createAccountWithCli, repoRoot, startChildServer } from '../support/child-server.js';
+import {
+  type ChildServer,
+  createAccountWithCli,
+  repoRoot,
+  startChildServer,
+} from '../support/child-server.js';
 
 const phpRoot = join(repoRoot, 'client', 'php');
 
@@ -37,7 +42,9 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Rec
       output += chunk.toString('utf8');
     });
     child.on('error', (error) =>
-      reject(new Error(`${command} could not run (apt-get install -y php-cli php-curl phpunit): ${error.message}`)),
+      reject(
+        new Error(`${command} could not run (apt-get install -y php-cli php-curl phpunit): ${error.message}`),
+      ),
     );
     child.on('close', (code) => resolve({ code, output }));
   });
@@ -56,6 +63,22 @@ function phpFiles(dir = phpRoot): string[] {
 function passedTests(output: string): number | undefined {
   const match = /^OK \((\d+) tests?, \d+ assertions?\)$/m.exec(output);
   return match ? Number(match[1]) : undefined;
+}
+
+const readme = readFileSync(join(phpRoot, 'README.md'), 'utf8');
+
+/** The code blocks of client/php/README.md in `language`. */
+function readmeBlocks(language: string): string[] {
+  return [...readme.matchAll(new RegExp(`^\`\`\`${language}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map(
+    (match) => match[1] as string,
+  );
+}
+
+/** The block the README marks with `<!-- example: <name> -->`. */
+function readmeExample(name: string): string {
+  const match = new RegExp(`<!-- example: ${name} -->\n\`\`\`\\w+\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(readme);
+  if (!match) throw new Error(`client/php/README.md has no example marked ${name}`);
+  return match[1] as string;
 }
 
 const scenarioIds = (
@@ -79,6 +102,22 @@ describe('the PHP client library', () => {
     };
     await Promise.all([lintNext(), lintNext(), lintNext(), lintNext()]);
     expect(failures).toEqual([]);
+  });
+
+  it('every PHP sample of its README parses (php -l)', async () => {
+    const blocks = readmeBlocks('php');
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    const dir = mkdtempSync(join(tmpdir(), 'php-readme-'));
+    try {
+      for (const [index, block] of blocks.entries()) {
+        const file = join(dir, `sample-${index}.php`);
+        writeFileSync(file, block);
+        const { code, output } = await run('php', ['-l', file]);
+        expect(code, `${output}\n${block}`).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('its generated models, enums and operations are those openapi.yaml gives (npm run generate:php)', () => {
@@ -147,5 +186,27 @@ describe('the PHP client library', () => {
       expect(passedTests(output), output).toBe(scenarioIds.length);
       expect(server.errorLines()).toEqual([]);
     }, 120_000);
+
+    it("installs with Composer from the repository's path, and the README's payment example runs against the server", async () => {
+      const project = join(dir, 'project');
+      const composerJson = readmeExample('composer.json').replace(
+        '/path/to/payments-api/client/php',
+        phpRoot,
+      );
+      mkdirSync(project);
+      writeFileSync(join(project, 'composer.json'), composerJson);
+      writeFileSync(join(project, 'payment.php'), readmeExample('payment'));
+      const install = await run('composer', ['install', '--no-interaction', '--no-progress'], {
+        cwd: project,
+        env: { COMPOSER_HOME: join(dir, 'composer-home') },
+      });
+      expect(install.code, install.output).toBe(0);
+      expect(install.output).toContain('Installing momo-payments/client (0.1.0)');
+
+      const credentials = await printedCredentials(server);
+      const payment = await run('php', ['payment.php'], { cwd: project, env: credentials });
+      expect(payment.code, payment.output).toBe(0);
+      expect(payment.output).toMatch(/^pay_[0-9A-Za-z]{24} initiated\n(initiated|success)\n$/);
+    }, 60_000);
   });
 });
