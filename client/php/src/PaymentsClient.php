@@ -137,7 +137,7 @@ final class PaymentsClient
         }
         $request = new Request($method, $this->urlOf($path, $query), $headers, $encoded);
 
-        for ($attempt = 1; ; $attempt++) {
+        for ($attempt = 1;; $attempt++) {
             $retriesLeft = $attempt <= $this->retryPolicy->maxRetries;
             try {
                 $response = $this->transport->sendRequest($request);
