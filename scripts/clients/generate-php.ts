@@ -31,8 +31,10 @@ export function renderPhp(document: Json): PhpFiles {
     const schema = resolveRef(document, webhook.operation.requestBody)?.content?.['application/json']?.schema;
     if (schema?.$ref) models.classOf(schema);
   }
-  for (const [name, schema] of models.classes)
-    files.set(`Model/${name}.php`, renderModel(document, name, schema));
+  // Every class is collected by now: a class's properties are typed when it is added.
+  for (const [name, schema] of models.classes) {
+    files.set(`Model/${name}.php`, renderModel(document, models, name, schema));
+  }
   for (const [name, schema] of Object.entries<Json>(document.components.schemas)) {
     if (schema.type === 'string' && Array.isArray(schema.enum))
       files.set(`Enum/${name}.php`, renderEnum(name, schema));
@@ -145,11 +147,10 @@ function isNullable(document: Json, schema: Json): boolean {
 // ---------------------------------------------------------------------------------------------
 // Models and enums
 
-function renderModel(document: Json, name: string, schema: Json): string {
+function renderModel(document: Json, models: ModelCollector, name: string, schema: Json): string {
   const required = new Set<string>(schema.required ?? []);
-  const collector = new ModelCollector(document);
   const properties = Object.entries<Json>(schema.properties ?? {}).map(([key, property]) => {
-    const type = collector.typeOf(property);
+    const type = models.typeOf(property);
     const nullable = !required.has(key) || isNullable(document, property);
     const resolved = resolveRef(document, property);
     const description = property.description ?? resolved?.description ?? '';
@@ -245,15 +246,11 @@ function caseName(value: string): string {
 // ---------------------------------------------------------------------------------------------
 // Operations
 
-interface RenderedOperation {
-  method: string;
-}
-
 function renderOperation(
   document: Json,
   entry: ReturnType<typeof listOperations>[number],
   models: ModelCollector,
-): RenderedOperation {
+): string {
   const { operation, path } = entry;
   const id: string = operation.operationId;
   const httpMethod = entry.method.toUpperCase();
@@ -343,14 +340,13 @@ function renderOperation(
     ...throws,
     '@throws Exception\\ConnectionException when no answer came after the retries',
   ];
-  const method = `    /**
+  return `    /**
 ${doc.map((line) => (line === '' ? '     *' : `     * ${line}`)).join('\n')}
      */
     public function ${id}(${params.join(', ')}): ${returnType}
     {
         ${body}
     }`;
-  return { method };
 }
 
 /** The exception class a status maps to (mirrors `ApiException::fromResponse`). */
@@ -394,7 +390,7 @@ function camel(name: string): string {
   return name.replace(/[_-]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-function renderOperations(operations: RenderedOperation[]): string {
+function renderOperations(operations: string[]): string {
   return `<?php
 
 declare(strict_types=1);
@@ -425,7 +421,7 @@ trait Operations
      */
     abstract protected function page(string $method, string $path, array $query, callable $build): Page;
 
-${operations.map((o) => o.method).join('\n\n')}
+${operations.join('\n\n')}
 }
 `;
 }
