@@ -1,0 +1,83 @@
+<?php
+
+declare(strict_types=1);
+
+namespace MomoPayments\Model;
+
+/**
+ * A payment collected from a customer's Mobile Money account.
+ *
+ * Generated from openapi.yaml by scripts/clients/generate-php.ts (npm run generate:php): do not edit.
+ */
+final class Payment
+{
+    public function __construct(
+        /** @var string A payment's id. */
+        public readonly string $transaction_id,
+        /** @var int An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0 and at most 1,000,000,000. */
+        public readonly int $amount,
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        public readonly string $currency,
+        /** @var string `initiated` until the customer acts, then `success`, `failed` or `expired`, which are final. One of the values of {@see \MomoPayments\Enum\PaymentStatus}. */
+        public readonly string $status,
+        /** @var string `direct` (a push to the phone) or `hosted` (the checkout page). One of the values of {@see \MomoPayments\Enum\PaymentFlow}. */
+        public readonly string $flow,
+        /** @var string|null The operator; `null` on a hosted payment until the customer chooses. */
+        public readonly ?string $payment_method,
+        /** @var string|null The paying number; `null` on a hosted payment until the customer enters it. */
+        public readonly ?string $customer_msisdn,
+        /** @var string A service's id. */
+        public readonly string $service_id,
+        /** @var string|null Your reference, or `null`. */
+        public readonly ?string $reference,
+        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
+        public readonly ?string $failure_code,
+        /** @var int A non-negative sum in the currency's minor unit: a balance, a total, or what has been refunded. */
+        public readonly int $refunded_amount,
+        /** @var string|null The hosted checkout page (hosted flow only), or `null`. */
+        public readonly ?string $checkout_url,
+        /** @var string|null Where the checkout page sends the customer back once the payment is final, or `null`. */
+        public readonly ?string $return_url,
+        /** @var string `live` for real money, `test` for the sandbox. One of the values of {@see \MomoPayments\Enum\Mode}. */
+        public readonly string $mode,
+        /** @var string An ISO 8601 UTC date-time. */
+        public readonly string $expires_at,
+        /** @var string An ISO 8601 UTC date-time. */
+        public readonly string $created_at,
+        /** @var string An ISO 8601 UTC date-time. */
+        public readonly string $updated_at,
+        /** @var string|null When the payment reached its final state, or `null`. */
+        public readonly ?string $completed_at,
+    ) {
+    }
+
+    /**
+     * Builds the model from the API's JSON, decoded as an associative array. Fields the contract
+     * does not (yet) know are ignored.
+     *
+     * @param array<string, mixed> $data
+     */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            transaction_id: $data['transaction_id'],
+            amount: $data['amount'],
+            currency: $data['currency'],
+            status: $data['status'],
+            flow: $data['flow'],
+            payment_method: $data['payment_method'] ?? null,
+            customer_msisdn: $data['customer_msisdn'] ?? null,
+            service_id: $data['service_id'],
+            reference: $data['reference'] ?? null,
+            failure_code: $data['failure_code'] ?? null,
+            refunded_amount: $data['refunded_amount'],
+            checkout_url: $data['checkout_url'] ?? null,
+            return_url: $data['return_url'] ?? null,
+            mode: $data['mode'],
+            expires_at: $data['expires_at'],
+            created_at: $data['created_at'],
+            updated_at: $data['updated_at'],
+            completed_at: $data['completed_at'] ?? null,
+        );
+    }
+}

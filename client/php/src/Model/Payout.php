@@ -1,0 +1,77 @@
+<?php
+
+declare(strict_types=1);
+
+namespace MomoPayments\Model;
+
+/**
+ * Money sent from the Main Balance (a withdrawal, transfer or refund).
+ *
+ * Generated from openapi.yaml by scripts/clients/generate-php.ts (npm run generate:php): do not edit.
+ */
+final class Payout
+{
+    public function __construct(
+        /** @var string A payout's (or refund's) id. */
+        public readonly string $transaction_id,
+        /** @var int An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0 and at most 1,000,000,000. */
+        public readonly int $amount,
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        public readonly string $currency,
+        /** @var string `pending` until the operator settles it, then `success` or `failed` (reversed), which are final. One of the values of {@see \MomoPayments\Enum\PayoutStatus}. */
+        public readonly string $status,
+        /** @var string `withdrawal` to a Mobile Money number, `transfer` to a number or a wallet, `refund` of a payment. One of the values of {@see \MomoPayments\Enum\PayoutType}. */
+        public readonly string $payout_type,
+        /** @var string|null The receiving number, or `null` for a wallet transfer. */
+        public readonly ?string $recipient_msisdn,
+        /** @var string|null The receiving wallet, or `null` for a payout to a number. */
+        public readonly ?string $recipient_wallet_id,
+        /** @var string|null The operator a payout to a number goes through, or `null` (wallet transfers, and payouts whose number no listed network holds in the sandbox). */
+        public readonly ?string $payment_method,
+        /** @var string|null The refunded payment (refunds only), or `null`. */
+        public readonly ?string $payment_id,
+        /** @var string|null The bulk payout this payout belongs to, or `null`. */
+        public readonly ?string $bulk_id,
+        /** @var string|null Your reference, or `null`. */
+        public readonly ?string $reference,
+        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
+        public readonly ?string $failure_code,
+        /** @var string `live` for real money, `test` for the sandbox. One of the values of {@see \MomoPayments\Enum\Mode}. */
+        public readonly string $mode,
+        /** @var string An ISO 8601 UTC date-time. */
+        public readonly string $created_at,
+        /** @var string An ISO 8601 UTC date-time. */
+        public readonly string $updated_at,
+        /** @var string|null When the payout reached its final state, or `null`. */
+        public readonly ?string $completed_at,
+    ) {
+    }
+
+    /**
+     * Builds the model from the API's JSON, decoded as an associative array. Fields the contract
+     * does not (yet) know are ignored.
+     *
+     * @param array<string, mixed> $data
+     */
+    public static function fromArray(array $data): self
+    {
+        return new self(
+            transaction_id: $data['transaction_id'],
+            amount: $data['amount'],
+            currency: $data['currency'],
+            status: $data['status'],
+            payout_type: $data['payout_type'],
+            recipient_msisdn: $data['recipient_msisdn'] ?? null,
+            recipient_wallet_id: $data['recipient_wallet_id'] ?? null,
+            payment_method: $data['payment_method'] ?? null,
+            payment_id: $data['payment_id'] ?? null,
+            bulk_id: $data['bulk_id'] ?? null,
+            reference: $data['reference'] ?? null,
+            failure_code: $data['failure_code'] ?? null,
+            mode: $data['mode'],
+            created_at: $data['created_at'],
+            updated_at: $data['updated_at'],
+            completed_at: $data['completed_at'] ?? null,
+        );
+    }
+}
