@@ -35,7 +35,7 @@ import { installCleanup, killAllChildren, runCommand } from './processes.js';
 import { computeRatios } from './ratios.js';
 import { Recorder } from './recorder.js';
 import { writeResults } from './results.js';
-import { runSections, sectionNames } from './sections.js';
+import { type Outcome, runSections, sectionNames } from './sections.js';
 import { computeTargets } from './targets.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     apiEnv: apiEnvironment(),
     recorder: new Recorder(plan.warmupS),
   };
-  let outcome: Awaited<ReturnType<typeof runSections>>;
+  let outcome: Outcome;
   try {
     outcome = await runSections(bench, only, Boolean(flags.soak));
   } finally {
