@@ -1,7 +1,7 @@
 /**
  * Our server as the benchmark drives it: the running instance (`Api`), calls to set it up, and
  * the request mix of the `api` section (POST /payments, GET /payments/{id},
- * GET /payments?limit=20), shared by every section that measures it (run.ts, postgres.ts).
+ * GET /payments?limit=20), shared by every section that measures it (sections/api.ts, sections/postgres.ts).
  */
 import type { LoadOptions, LoadRequest } from './load.js';
 import type { ServerProcess } from './processes.js';
@@ -21,7 +21,7 @@ export interface Api {
 /** Where a server keeps its data: `{ DATABASE_PATH }` (SQLite) or `{ DATABASE_URL }` (PostgreSQL). */
 export type Database = { DATABASE_PATH: string } | { DATABASE_URL: string };
 
-/** One scenario of an interleaved measurement (see `interleave` in run.ts). */
+/** One scenario of an interleaved measurement (see `Recorder.interleave` in recorder.ts). */
 export interface Scenario {
   key: string;
   section: string;
@@ -31,7 +31,7 @@ export interface Scenario {
   /**
    * Other processes of the same server that serve the scenario's rounds in turn with `server`
    * (round r: the (r mod n)-th of `server` and these): one process's pace is partly its own
-   * luck, up to 15% either way for the same build (docs/benchmarks.md).
+   * luck (docs/benchmarks.md, "The pages a POST writes...").
    */
   alsoServedBy?: Array<{ server: ServerProcess; origin: string }>;
 }

@@ -3,11 +3,10 @@
  * `nodejs_heap_size_used_bytes`) while a load runs: what the soak judges a leak by.
  *
  * RSS alone can miss one: the throughput rounds before the soak grow the heap, and V8 keeps
- * those pages; a leak then fills them without the RSS moving. A deliberate leak of a string of
- * about 150 characters a request left the RSS medians within 4% in one of two runs (+23% in the
- * other); the heap's floor rose from 93 to 159 MB (first third to last). The floor, the least
- * used heap seen in a window (right after a collection), is the live data and rises with a leak
- * whatever the pages held.
+ * those pages; a leak then fills them without the RSS moving, as a deliberate leak showed
+ * (docs/benchmarks.md, "The soak judged a peak against one segment, and RSS can hide a leak").
+ * The floor, the least used heap seen in a window (right after a collection), is the live data
+ * and rises with a leak whatever the pages held.
  */
 
 export interface HeapSampler {

@@ -61,6 +61,68 @@ export async function runPaced(options: {
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
   const total = Math.max(1, Math.round(rate * durationS));
   const prefix = `bench-paced-${randomUUID()}`;
+  const body = request.body ? Buffer.from(request.body) : undefined;
+  const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
+  const waitBefore = options.server?.cpuWaitMs?.() ?? Number.NaN;
+  const ticksBefore = readMachineTicks();
+  const start = performance.now();
+  const intervalMs = 1000 / rate;
+  const { sent, ok, non2xx, errors, latencies, service } = await pace({
+    url,
+    request,
+    body,
+    prefix,
+    agent,
+    total,
+    start,
+    intervalMs,
+  });
+  const elapsedS = (performance.now() - start) / 1000;
+  const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
+  const waitMs = (options.server?.cpuWaitMs?.() ?? Number.NaN) - waitBefore;
+  const machine = ticksBetween(ticksBefore, readMachineTicks());
+  agent.destroy();
+  return {
+    title: options.title,
+    rate,
+    durationS: elapsedS,
+    sent,
+    ok,
+    non2xx,
+    errors,
+    rps: ok / elapsedS,
+    latencyMs: summarize(latencies),
+    serviceMs: summarize(service),
+    cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
+    mainThreadCpuWait: waitMs / (elapsedS * 1000),
+    hostSteal: hostSteal(machine),
+  };
+}
+
+/**
+ * Sends `total` requests, request i due at `start + i * intervalMs`, and waits for every answer: the
+ * counts, and each 2xx's latency from its due time and from when it was written.
+ */
+async function pace({
+  url,
+  request,
+  body,
+  prefix,
+  agent,
+  total,
+  start,
+  intervalMs,
+}: {
+  url: URL;
+  request: LoadRequest;
+  body: Buffer | undefined;
+  /** Idempotency-Keys are `<prefix>-<i>`. */
+  prefix: string;
+  agent: Agent;
+  total: number;
+  start: number;
+  intervalMs: number;
+}) {
   const latencies: number[] = [];
   const service: number[] = [];
   let sent = 0;
@@ -68,13 +130,6 @@ export async function runPaced(options: {
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
-
-  const body = request.body ? Buffer.from(request.body) : undefined;
-  const cpuBefore = options.server?.cpuMs() ?? Number.NaN;
-  const waitBefore = options.server?.cpuWaitMs?.() ?? Number.NaN;
-  const ticksBefore = readMachineTicks();
-  const start = performance.now();
-  const intervalMs = 1000 / rate;
 
   await new Promise<void>((resolve) => {
     const finish = () => {
@@ -130,24 +185,5 @@ export async function runPaced(options: {
     };
     tick();
   });
-  const elapsedS = (performance.now() - start) / 1000;
-  const cpuMs = (options.server?.cpuMs() ?? Number.NaN) - cpuBefore;
-  const waitMs = (options.server?.cpuWaitMs?.() ?? Number.NaN) - waitBefore;
-  const machine = ticksBetween(ticksBefore, readMachineTicks());
-  agent.destroy();
-  return {
-    title: options.title,
-    rate,
-    durationS: elapsedS,
-    sent,
-    ok,
-    non2xx,
-    errors,
-    rps: ok / elapsedS,
-    latencyMs: summarize(latencies),
-    serviceMs: summarize(service),
-    cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
-    mainThreadCpuWait: waitMs / (elapsedS * 1000),
-    hostSteal: hostSteal(machine),
-  };
+  return { sent, ok, non2xx, errors, latencies, service };
 }
