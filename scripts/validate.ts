@@ -25,7 +25,15 @@ import { readMachineTicks, ticksBetween } from './lib/machine-ticks.js';
 // build:if-stale compiles dist/ once, when a source is newer, before suites that run the
 // compiled server start side by side (each suite's global setup would otherwise compile it).
 // Longest first: the type check (20-40 s) on one runner, the other five (6-11 s) on the other.
-const checks = ['typecheck', 'check:generated', 'check:php', 'lint:spec', 'lint', 'docs', 'build:if-stale'] as const;
+const checks = [
+  'typecheck',
+  'check:generated',
+  'check:php',
+  'lint:spec',
+  'lint',
+  'docs',
+  'build:if-stale',
+] as const;
 /** About the longest first, as they took side by side: test:unit 190-270 s, then 110-155, 95-125, 55-90 and 50-85 s. */
 const suites = [
   'test:unit',

@@ -83,11 +83,3 @@ export interface Bench {
 }
 
 /** Progress on stderr (stdout carries the tables only). */
-export function progress(text: string): void {
-  process.stderr.write(`${text}\n`);
-}
-
-export function round(value: number, digits = 3): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}

@@ -5,11 +5,11 @@
  */
 import { loadavg } from 'node:os';
 import type { Scenario } from './api.js';
-import { progress, round } from './context.js';
+
 import { combine, type LoadResult, runSlice, type Slice } from './load.js';
 import type { PacedResult } from './paced.js';
 import type { ServerProcess } from './processes.js';
-import { ms, percent, type Row } from './report.js';
+import { ms, percent, progress, type Row, round } from './report.js';
 
 /** A paced run's share of time its server's main thread waited for a CPU (`PacedResult`), if measured. */
 export function mainThreadCpuWait(result: LoadResult | PacedResult | undefined): number | undefined {

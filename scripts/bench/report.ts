@@ -123,3 +123,13 @@ export function formatPlain(header: string[], lines: string[][]): string {
     header.map((_, i) => i > 0),
   );
 }
+
+/** A line of progress on stderr (the tables go to stdout). */
+export function progress(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+export function round(value: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { hostSteal, type MachineTicks, readMachineTicks, ticksBetween } from '../lib/machine-ticks.js';
-import { type Plan, processesPerServer, progress, round } from './context.js';
+import { type Plan, processesPerServer } from './context.js';
 import type { Machine } from './machine.js';
 import type { Recorder } from './recorder.js';
 import {
@@ -16,7 +16,9 @@ import {
   formatTargets,
   ms,
   percent,
+  progress,
   type Ratio,
+  round,
   sizeLabel,
   type Target,
 } from './report.js';

@@ -17,8 +17,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { newId } from '../../server/domain/ids.js';
 import type { Credentials, Database as ServerDatabase } from './api.js';
-import { type Bench, progress } from './context.js';
+import type { Bench } from './context.js';
 import { runCommand } from './processes.js';
+import { progress } from './report.js';
 
 /** A new account on `database`, created by the admin CLI (which also migrates the database). */
 export async function createAccount(bench: Bench, database: ServerDatabase): Promise<Credentials> {

@@ -3,9 +3,9 @@
  * of this one run, in the order printed; a target whose section did not run is left out.
  */
 import { type Operation, operations } from './api.js';
-import { progress, round } from './context.js';
+
 import { mainThreadCpuWait, type Recorder } from './recorder.js';
-import { median, ms, percent, type Ratio, sizeLabel, type Target, times } from './report.js';
+import { median, ms, percent, progress, type Ratio, round, sizeLabel, type Target, times } from './report.js';
 import { growthCases } from './sections/growth.js';
 import { pacedControls } from './sections/half-load.js';
 import type { SoakResult, SoakSegment } from './sections/soak.js';

@@ -5,9 +5,10 @@
  * server alone").
  */
 import type { Scenario } from '../api.js';
-import { type Bench, progress } from '../context.js';
+import type { Bench } from '../context.js';
 import { runLoad } from '../load.js';
 import { runPaced } from '../paced.js';
+import { progress } from '../report.js';
 import type { Ours } from './throughput.js';
 
 const section = 'Half of peak load';

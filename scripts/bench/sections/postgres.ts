@@ -18,9 +18,9 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { type PostgresCluster, startPostgresCluster } from '../../../test/support/postgres.js';
 import { type Api, cursorAt, type Operation, requestMix, type Scenario } from '../api.js';
-import { type Bench, progress } from '../context.js';
+import type { Bench } from '../context.js';
 import { readTreeCpuMs, type ServerProcess } from '../processes.js';
-import { sizeLabel } from '../report.js';
+import { progress, sizeLabel } from '../report.js';
 import { countSeeded, createAccount, type PostgresSeeded, seedAccount } from '../seed.js';
 import { startApi, startBare } from '../servers.js';
 

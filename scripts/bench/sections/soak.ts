@@ -3,10 +3,10 @@
  * per segment its RSS (peak and median), its heap's floor and the p99 (docs/benchmarks.md,
  * "With `--soak`"). The target judging it is `soakTarget` in targets.ts.
  */
-import { type Bench, progress, round } from '../context.js';
+import type { Bench } from '../context.js';
 import { sampleHeap } from '../heap.js';
 import { runPaced } from '../paced.js';
-import { ms } from '../report.js';
+import { ms, progress, round } from '../report.js';
 import type { Ours } from './throughput.js';
 
 export interface SoakSegment {

@@ -2,7 +2,9 @@
  * The `start` section: `npm start` to its first answered request, on a fresh database, alone on
  * the machine (startup.ts; docs/benchmarks.md, "What is measured").
  */
-import { type Bench, progress } from '../context.js';
+import type { Bench } from '../context.js';
+import { progress } from '../report.js';
+
 import { measureStartup, type StartupResult } from '../startup.js';
 
 export async function startSection(bench: Bench): Promise<StartupResult> {

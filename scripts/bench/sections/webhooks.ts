@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { type Api, type Credentials, call, paymentBody, waitUntilSettled } from '../api.js';
-import { type Bench, progress, round } from '../context.js';
+import type { Bench } from '../context.js';
 import { runPaced } from '../paced.js';
-import { ms } from '../report.js';
+import { ms, progress, round } from '../report.js';
 import { createAccount } from '../seed.js';
 import { startApi } from '../servers.js';
 import {
