@@ -74,7 +74,7 @@ export function buildApp({ deps, logger, metrics, callLog, wakeSettlement }: App
 /**
  * Everything under `/v1`, in one router: Express trims the prefix once for it, where the API's
  * steps mounted one by one on `/v1` had it trimmed and put back at each of them (a copy of the
- * URL each time; the router was the largest allocator of a request, docs/benchmarks.md).
+ * URL each time; the router was the largest allocator of a request, docs/performance.md).
  */
 function apiRoutes(deps: Deps): Router {
   const api = Router();

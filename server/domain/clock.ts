@@ -14,8 +14,8 @@ let dayText = '';
 
 /**
  * `new Date(ms).toISOString()`, without making a Date for each time: the day's text is kept,
- * the time of day is arithmetic. A page of 20 payments formats 80 times (0.35 us each by
- * toISOString, 0.05 us here). Throws the same RangeError for a time that is not one.
+ * the time of day is arithmetic. A page formats every row's times, and toISOString was the larger
+ * part of it (docs/performance.md). Throws the same RangeError for a time that is not one.
  */
 export function iso(ms: number): string;
 export function iso(ms: number | null): string | null;

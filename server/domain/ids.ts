@@ -85,7 +85,7 @@ function timeStamp(ms: number): string {
  * random base62 characters (about 95 bits, more than a UUIDv7's 74). Ids made later sort later,
  * as UUIDv7 and ULID do, so each new row's index entry lands at the right edge of the id index
  * instead of on a random page: a batch of inserts writes a few pages rather than one per row
- * (docs/benchmarks.md). Nothing may read meaning into the order; `created_at` is the time.
+ * (docs/performance.md). Nothing may read meaning into the order; `created_at` is the time.
  */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${timeStamp(now)}${pooledBase62(16)}`;

@@ -10,7 +10,7 @@ type AccountList = 'payments' | 'payouts' | 'topups' | 'services' | 'logs';
 /**
  * A page of one of the caller's lists: a named read (server/storage/unit.ts), so on SQLite the
  * statement and its rows are the reader thread's work and the event loop only copies the page
- * (reading them was about a third of a list request's time, docs/benchmarks.md). The conditions
+ * (docs/performance.md). The conditions
  * are the domain's SQL with their values, never text from the request.
  */
 export const accountPage = defineUnit(

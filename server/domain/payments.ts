@@ -52,8 +52,8 @@ type ChosenFields = Omit<
 
 /**
  * A new payment's row, `initiated`, written as one object literal: spreading a base object and
- * adding twelve fields after it made V8 build the row slowly, 17.5 us against 0.9 us
- * (docs/benchmarks.md), on every POST /payments.
+ * adding twelve fields after it made V8 build the row many times slower, on every POST
+ * /payments (docs/performance.md).
  */
 function newPaymentRow(caller: Caller, now: number, chosen: ChosenFields): NewPaymentRow {
   return {

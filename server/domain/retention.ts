@@ -4,9 +4,8 @@
  * holds the writer long.
  *
  * One statement deleting all that had expired since the last purge held the only writer for as
- * long as that took, and every request queued behind it: 500,000 call logs took 8.0 s and as
- * many idempotency records 5.9 s, and at 1,000 requests a second an hour of call logs is 3.6
- * million rows (docs/benchmarks.md). A batch here is a few milliseconds; the retention worker
+ * long as that took, and every request queued behind it: seconds for an hour of call logs at a
+ * busy account's rate (docs/performance.md, decision 0026). A batch here is short; the retention worker
  * (server/workers/retention-worker.ts) takes the next at once while batches come back full, so a
  * backlog drains at the pace the store allows, between the requests' commits.
  */
@@ -15,9 +14,8 @@ import type { Deps } from './context.js';
 import { idempotencyWindowMs, write } from './write.js';
 
 /**
- * The most rows of each table one batch deletes, the oldest first: 50 and 50 held the writer
- * 4.3 ms (median; 6.1 ms at most) on tables of 200,000 each, 100 and 100 7.6 ms, 500 and 500
- * 60 ms.
+ * The most rows of each table one batch deletes, the oldest first: small enough that a batch
+ * holds the writer about as long as a request's own commit (docs/performance.md).
  */
 export const retentionBatch = 50;
 /** How often the retention worker looks at the tables when its last batch was not full. */

@@ -233,7 +233,7 @@ interface StartedPass {
  * look. Up to `passes` passes run back to back while each finds a full batch due, each one read,
  * claimed and asked about while the outcomes of the one before commit: a backlog costs one round
  * trip to the store per pass instead of two, the next pass's claim going in the same group commit
- * as the outcomes queued before it (docs/benchmarks.md, issue 15's sixteenth session). At most
+ * as the outcomes queued before it (docs/performance.md). At most
  * one pass is behind: a row it claimed is left out of the next (its expiry may still read as due
  * until its outcome commits), and a pass that is left nothing to claim waits for it.
  */

@@ -19,7 +19,7 @@ export interface CallLog {
  * array. The rows are written by one unit of work that rides with the store's next batch of
  * writes (`Store.runSoon`): under write load each group commit carries the few rows that
  * came since the last, instead of a large batch now and then holding up every request queued
- * with it (docs/benchmarks.md measured that as the POST p99 tail); with no writes coming, they
+ * with it (docs/performance.md: the one write outside `write()`); with no writes coming, they
  * are written after `flushMs`. Only metadata is kept: never keys, secrets or bodies.
  */
 export function createCallLog(options: {

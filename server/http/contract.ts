@@ -20,9 +20,9 @@ const parsedPath = join(projectRoot, 'dist', 'openapi.json');
 
 /**
  * openapi.yaml parsed once per process: the validator, the route table and the docs page all
- * read it. Parsing its 190 KB of YAML costs 320 ms of CPU, so the copy that the build parsed to
- * JSON is read instead (3 ms) when it came from the same text (the SHA-256 of openapi.yaml
- * matches); otherwise, or without a build, the YAML is parsed. Read-only: callers that change
+ * read it. Parsing the YAML is a large part of a start, so the copy that the build parsed to
+ * JSON is read instead when it came from the same text (the SHA-256 of openapi.yaml matches;
+ * docs/performance.md); otherwise, or without a build, the YAML is parsed. Read-only: callers that change
  * it must copy it first.
  *
  * @example
@@ -60,8 +60,7 @@ export function parseContract(text: string, builtPath = parsedPath): LoadedContr
   } catch {
     // No build yet, or an unreadable one: the YAML is the source anyway.
   }
-  // Loaded only here: with the build's copy a server never parses YAML (yaml's modules were
-  // 1-2% of a start).
+  // Loaded only here: with the build's copy a server never loads the YAML parser's modules.
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   return { document: parse(text), checked: false };
 }

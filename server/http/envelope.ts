@@ -24,9 +24,8 @@ function throughResJson(res: Response): boolean {
 /**
  * Sends JSON text with the status, headers and bytes `res.json` sends for it (no ETag: the
  * app turns them off), without its steps for other kinds of body: choosing and parsing a
- * Content-Type, copying the text into a Buffer, a second write for the body. That was 3% of
- * the main thread's time for a POST (docs/benchmarks.md). test/server/sent-json.test.ts checks
- * that both answer alike.
+ * Content-Type, copying the text into a Buffer, a second write for the body (docs/performance.md).
+ * test/server/sent-json.test.ts checks that both answer alike.
  */
 function sendJsonText(res: Response, status: number, json: string): void {
   res.statusCode = status;

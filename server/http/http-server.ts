@@ -8,11 +8,9 @@ import type { Express } from 'express';
  *
  * Express gives each request and response its own prototype with `Object.setPrototypeOf` when
  * it receives them (expressjs/express#5998). V8 then keeps the whole request's objects alive
- * through the next young-generation collection and promotes them: measured under an evenly
- * paced load, bare Express promoted about 3.4 MB per collection (3.5 ms pauses) and 0 bytes
- * when its requests were born with its prototypes (0.3 ms pauses); docs/benchmarks.md,
- * "Requests born with Express's prototypes". Express still calls `setPrototypeOf`, with the
- * prototype the object already has, which changes nothing.
+ * through the next young-generation collection and promotes them, which lengthens every
+ * collection's pause (docs/performance.md, "Requests born with Express's prototypes"). Express
+ * still calls `setPrototypeOf`, with the prototype the object already has, which changes nothing.
  *
  * @example
  * const server = httpServerFor(buildApp(options));
@@ -20,8 +18,8 @@ import type { Express } from 'express';
  */
 export function httpServerFor(app: Express): Server {
   // Node's constructors are plain functions (Node 20), so they run on an object whose
-  // prototype is already Express's. Called by `new`, `Reflect.construct` would do the same but
-  // measured 8,750 req/s against 40,223 this way (bare Express, same run).
+  // prototype is already Express's. Called by `new`, `Reflect.construct` would do the same, many
+  // times slower (docs/performance.md; the bench's `bare` section).
   const nodeRequest = IncomingMessage as unknown as (this: object, socket: Socket) => void;
   const nodeResponse = ServerResponse as unknown as (
     this: object,

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * Steps that every request of a router takes, one after the other, mounted as one Express
  * layer. Express's router matches each layer's path, allocates a match and a closure for it and
  * merges params at every step; for steps that apply to every path that is work with no result
- * (docs/benchmarks.md, "Fewer router layers").
+ * (docs/performance.md).
  *
  * Same rules as Express 5 for the steps: `next()` goes on to the next step, `next(error)` (any
  * truthy value, `'route'` and `'router'` included) leaves the remaining steps and hands the value

@@ -46,8 +46,8 @@ function parseStrict(text: string): unknown {
  * `request.aborted`; a UTF-8 byte order mark is skipped, as iconv-lite does.
  *
  * It is body-parser's path without what such a body never needs (content negotiation, charset
- * tables, decompression, streams piped through), which was a tenth of the main thread's time
- * for a POST (docs/benchmarks.md).
+ * tables, decompression, streams piped through), a visible part of a POST's main-thread time
+ * (docs/performance.md).
  */
 function readPlainJson(req: Request, length: number, next: NextFunction): void {
   // A client that hung up before its body was asked for (while the request was authenticated,

@@ -5,8 +5,8 @@ export type Mode = 'live' | 'test';
 /**
  * The columns of `Row` a list reads, named in its SELECT: a list shows rows as the contract
  * does, so it leaves out what only the server uses (the account, which is the caller's own; the
- * operator's reference and sealed token; the next status check). Reading them cost a page of 21
- * payments 20 of its 67 us (docs/benchmarks.md), and a list never holds an operator's token.
+ * operator's reference and sealed token; the next status check). Reading them was a large part of
+ * a page's time (docs/performance.md), and a list never holds an operator's token.
  */
 export function listedColumns<Row>() {
   return <const Columns extends ReadonlyArray<keyof Row & string>>(...columns: Columns) => columns;

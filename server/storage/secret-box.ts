@@ -20,7 +20,8 @@ const PREFIX = 'v1.';
 
 /**
  * How many opened secrets a box remembers. Each webhook record reads its endpoint again (and
- * opened its secret: AES-GCM, about 6% of the writer thread's time while a backlog drained).
+ * opened its secret: AES-GCM, visible on the writer thread while a backlog drains;
+ * docs/performance.md).
  * A sealed value is never changed in place (a rotation seals a new one with a new IV), so the
  * same stored text and row always open to the same secret, and a rotated or deleted one is
  * simply no longer asked for. Bounded: the oldest is forgotten first.

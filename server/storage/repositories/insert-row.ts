@@ -3,7 +3,7 @@ import type { SqlConnection } from '../sql.js';
 /**
  * An INSERT of `columns` (every column of `table` but `seq` and `omitted`, comma-separated as in
  * SQL) that answers the row as stored. PostgreSQL says it (`RETURNING *`). On SQLite, whose
- * RETURNING cost 8 us of a payment insert's 23 (docs/benchmarks.md), the row is the one given,
+ * RETURNING was a large part of an insert's cost (docs/performance.md), the row is the one given,
  * with the rowid SQLite chose as `seq` and NULL for each omitted column: the tables are STRICT,
  * so a value is stored as given, and the omitted columns have no default but NULL
  * (test/server/inserted-rows.test.ts reads every repository's inserted rows back, on both

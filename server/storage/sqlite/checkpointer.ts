@@ -3,11 +3,11 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * Copies the WAL back into the database file on a thread of its own, so the event loop never
- * waits for it (docs/decisions/0003-storage-boundary.md, docs/benchmarks.md).
+ * waits for it (docs/performance.md).
  *
- * Without it SQLite checkpoints inside the COMMIT that takes the WAL past 1,000 pages: under a
- * steady POST load that was every ~47 ms, 1,000 pages written and the database file synced, a
- * 3 ms stop of the whole event loop each time, and the largest part of the paced p99. Here a
+ * Without it SQLite checkpoints inside the COMMIT that takes the WAL past its automatic
+ * checkpoint's size: under a steady POST load, often, each time writing those pages into the
+ * database file and syncing it while the whole event loop waits. Here a
  * worker thread with its own connection runs a PASSIVE checkpoint (it never blocks a writer or a
  * reader) shortly after commits, so by the time the writer's own automatic checkpoint comes due,
  * nearly every page is already in the file and that checkpoint only syncs what is left. The
@@ -32,7 +32,7 @@ export interface CheckpointFailure {
 
 /**
  * How long after a commit the thread checkpoints: the commits of that moment share one
- * checkpoint. 2 ms cost 23% more CPU per POST than 20 ms (docs/benchmarks.md).
+ * checkpoint. A shorter wait cost more CPU per POST (docs/performance.md).
  */
 const gatherMs = 20;
 

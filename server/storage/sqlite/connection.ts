@@ -11,8 +11,7 @@ import type { Db } from './database.js';
  * Statements are prepared once per SQL text, shared by every repository on this connection,
  * and only when first run: the repositories ask for all of theirs when a store opens (on the
  * event loop's connection and on each thread's), and most are never run by a given process.
- * Preparing them all took about 60 ms of CPU a store (docs/benchmarks.md, issue 15's
- * twenty-sixth session). An SQL error therefore shows when its statement first runs, as a
+ * Preparing them all was a visible part of opening a store (docs/performance.md). An SQL error therefore shows when its statement first runs, as a
  * rejected call, as on PostgreSQL.
  *
  * @example
@@ -65,8 +64,8 @@ interface PreparedSql {
 /**
  * Statements that return rows answer arrays (better-sqlite3's raw mode), made into objects by a
  * function compiled for the statement's columns: an object literal of one fixed shape. Building
- * the objects in the driver, a property at a time, took half the time of a 21-row page (98 us
- * against 53 us, docs/benchmarks.md).
+ * the objects in the driver, a property at a time, took about half of a page's time
+ * (docs/performance.md).
  */
 function prepareSql(db: Db, sql: string): PreparedSql {
   const statement = db.prepare(unplannedLimits(sql));
@@ -79,12 +78,11 @@ function prepareSql(db: Db, sql: string): PreparedSql {
  * `LIMIT ?` and `LIMIT @name` spelled `LIMIT +?` and `LIMIT +@name`: the same limit, which
  * SQLite's planner no longer reads. SQLite plans with a bound LIMIT's value (an estimate of the
  * rows out), and a plan that read a bound value is prepared again whenever that value is bound:
- * such a statement was parsed and planned anew on every run. That was 30 against 5 us for the
- * webhook sender's query of an endpoint's due deliveries, about 13% of the writer thread's time
- * while a webhook backlog drained, and every page of a list (docs/benchmarks.md). The planner
- * reads only a bare parameter or a literal, so the unary plus is enough. None of our 42
- * statements with a bound LIMIT has a plan that depends on the limit: EXPLAIN QUERY PLAN gave
- * each the same plan with `+?` as with literal limits of 1, 5, 21, 101 and 500.
+ * such a statement was parsed and planned anew on every run: the webhook sender's query of an
+ * endpoint's due deliveries, and every page of a list (docs/performance.md). The planner reads
+ * only a bare parameter or a literal, so the unary plus is enough. None of our statements with a
+ * bound LIMIT has a plan that depends on the limit: EXPLAIN QUERY PLAN gave each the same plan
+ * with `+?` as with literal limits when this was written; a new one deserves the same check.
  */
 export function unplannedLimits(sql: string): string {
   return sql.replace(/\b(LIMIT\s+)([?@])/gi, '$1+$2');

@@ -38,9 +38,8 @@ export function openWriteConnection(path: string): Db {
   db.pragma('secure_delete = ON');
   // A group commit runs each unit in a savepoint; SQLite keeps the pages a savepoint may restore
   // in a sub-journal, which spills to a temporary file past 64 KiB: a file created, written and
-  // deleted for most batches (half the writer's pwrite calls under POST load). In memory, it
-  // is bounded by the batch and never needed after a crash (the WAL alone recovers), and the
-  // writer's CPU per POST falls 7-11% (docs/benchmarks.md, issue 15's tenth session).
+  // deleted for most batches. In memory, it is bounded by the batch and never needed after a
+  // crash (the WAL alone recovers; docs/performance.md).
   db.pragma('temp_store = MEMORY');
   return db;
 }

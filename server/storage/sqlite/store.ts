@@ -47,18 +47,19 @@ const idleReadersKept = 2;
  * one after the other, each in its own savepoint, inside a single transaction, and nobody is
  * answered before its COMMIT. Each unit still commits or rolls back as a whole, but the disk
  * sync that `synchronous=FULL` makes every commit wait for is paid once per batch instead of
- * once per request (docs/benchmarks.md measured it as the largest cost of a POST). A unit is
+ * once per request (docs/performance.md: the largest cost of a POST). A unit is
  * awaited before the next starts; it awaits only repository calls, whose promises SQLite has
  * already settled, so the batch holds the write lock about as briefly as synchronous work did.
  * Units queued while a batch runs wait for the next one.
  *
- * Named units of work (`run`, `runSoon`; server/storage/unit.ts) go to a writer thread when the
- * store has threads (a server's, `threads`): a connection of its own on that thread runs them, a
- * batch at a time in one transaction as above, commits and syncs, while the event loop goes on
- * serving requests (thread-program.ts). Closures (`transact`) run on this thread's connection.
- * Both kinds share one queue: a batch runs its consecutive named units on the thread and its
- * closures here, one part after the other, so every unit still runs and commits in queue order
- * and the two connections never wait for each other's lock. Named reads (`view`) go to a reader
+ * Units of work (`run`, `runSoon`; server/storage/unit.ts), the only way the server writes
+ * (docs/decisions/0021-one-write-path.md), go to a writer thread when the store has threads (a
+ * server's, `threads`): a connection of its own on that thread runs them, a batch at a time in
+ * one transaction as above, commits and syncs, while the event loop goes on serving requests
+ * (thread-program.ts). Closures (`transact`, for tests and tools arranging rows) run on this
+ * thread's connection, in the same queue: a batch runs its consecutive units on the thread and
+ * its closures here, one part after the other, so everything still commits in queue order and
+ * the two connections never wait for each other's lock. Named reads (`view`) go to a reader
  * thread the same way, each on its own snapshot. Without threads (the admin CLI) both run here.
  *
  * Since a unit yields between its statements, a read on the writer's connection could see a
@@ -67,7 +68,7 @@ const idleReadersKept = 2;
  * nobody else uses meanwhile; reads that overlap (one awaits while another starts, or one is
  * started inside another) take another connection, opened when none is free. No async context
  * is tracked: Node's AsyncLocalStorage turns on promise hooks, which cost every promise of every
- * request (7% of GET /payments/{id}'s throughput, docs/benchmarks.md).
+ * request (docs/performance.md).
  */
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
@@ -127,7 +128,8 @@ export class SqliteStore implements Store {
 
   /**
    * Runs `work` as one unit: all of it commits, or none of it (it threw). Resolves after the
-   * commit that made it durable.
+   * commit that made it durable. For tests and tools (`Store.transact`): server code writes
+   * with units.
    */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -346,8 +348,7 @@ export class SqliteStore implements Store {
    * read could have a snapshot older than the last key change.
    *
    * Read once per turn of the event loop: the requests authenticated in one turn share the
-   * read (each is a read transaction, 5-7% of a request's main-thread time under load, with
-   * its locks on the WAL index). A key changed by another process is therefore refused from the
+   * read (each is a read transaction, with its locks on the WAL index: docs/performance.md). A key changed by another process is therefore refused from the
    * next turn on, a millisecond or so under load, no later than a request already past its
    * authentication finishes; a key changed through this store, at once: every commit here
    * forgets the turn's value.
