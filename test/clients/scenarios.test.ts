@@ -21,7 +21,9 @@ describe('client integration suites', () => {
   for (const [language, file] of Object.entries(suites)) {
     it(`the ${language} suite runs every scenario of scenarios.json`, () => {
       const source = readFileSync(join(repoRoot, file), 'utf8');
-      const missing = scenarios.map((s) => s.id).filter((id) => !new RegExp(`test_?${id}\\b|test${camel(id)}\\b`, 'i').test(source));
+      const missing = scenarios
+        .map((s) => s.id)
+        .filter((id) => !new RegExp(`test_?${id}\\b|test${camel(id)}\\b`, 'i').test(source));
       expect(missing).toEqual([]);
     });
   }
