@@ -11,9 +11,10 @@
  * serves the 429 case.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/child-server.js';
@@ -82,6 +83,28 @@ async function startControl(server: TestServer): Promise<{ url: string; close():
   };
 }
 
+/** mypy writes no cache into the worktree (the folders `/dev/null` names are never made). */
+const noCache = ['--cache-dir=/dev/null'];
+
+/** Writes each Python snippet to a file of its own and runs `mypy --strict` over them all. */
+async function typeCheckSnippets(snippets: string[]): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'python-readme-'));
+  try {
+    const files = snippets.map((code, i) => {
+      const file = join(dir, `readme_block_${i + 1}.py`);
+      writeFileSync(file, code);
+      return file;
+    });
+    return await run('mypy', ['--strict', ...noCache, ...files], { MYPYPATH: pythonRoot });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const readmeBlocks = [
+  ...readFileSync(join(pythonRoot, 'README.md'), 'utf8').matchAll(/^```python\n([\s\S]*?)^```$/gm),
+].map((match) => match[1] ?? '');
+
 let server: TestServer;
 let rateLimited: TestServer;
 let control: Awaited<ReturnType<typeof startControl>>;
@@ -132,8 +155,21 @@ describe('the Python library', () => {
   }
 
   it('type-checks with mypy --strict (the library, its tests and its build backend)', async () => {
-    const mypy = await run('mypy', ['--strict']);
+    const mypy = await run('mypy', ['--strict', ...noCache]);
     expect(mypy.code, mypy.output).toBe(0);
     expect(mypy.output).toMatch(/^Success: no issues found in \d+ source files/m);
+  }, 120_000);
+
+  it('has README examples that type-check with mypy --strict, and a wrong one would not', async () => {
+    expect(readmeBlocks.length).toBeGreaterThanOrEqual(5);
+    const checked = await typeCheckSnippets(readmeBlocks);
+    expect(checked.code, checked.output).toBe(0);
+    const wrong = await typeCheckSnippets([
+      'from momo_payments import PaymentsClient\n' +
+        'PaymentsClient(api_key="sk_test_x", api_user="u").create_payment({"amount": "2500", "currency": "XAF", ' +
+        '"customer_msisdn": "237670000000", "payment_method": "mtn_momo", "service_id": "svc_1"})\n',
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.output).toMatch(/readme_block_1\.py:2: error: .*"amount"/);
   }, 120_000);
 });
