@@ -151,15 +151,15 @@ class RetriesOverHttpTest(unittest.TestCase):
         self.assertIn("failed after 3 attempts", str(caught.exception))
 
     def test_a_slow_answer_times_out_and_is_retried(self) -> None:
-        with LocalServer(Answer(200, {"status": "success", "data": {}}, delay=1.0), success({"service_id": "svc_1"})) as server:
-            service = client_of(server.url, timeout=0.2).get_service("svc_1")
+        with LocalServer(Answer(200, {"status": "success", "data": {}}, delay=3.0), success({"service_id": "svc_1"})) as server:
+            service = client_of(server.url, timeout=1.0).get_service("svc_1")
         self.assertEqual(service["service_id"], "svc_1")
         self.assertEqual(len(server.received), 2)
 
     def test_a_call_that_always_times_out_says_so(self) -> None:
-        slow = [Answer(200, {}, delay=0.6)] * 2
+        slow = [Answer(200, {}, delay=2.0)] * 2
         with LocalServer(*slow) as server, self.assertRaises(APIConnectionError) as caught:
-            client_of(server.url, retry=RetryPolicy(max_retries=1, base_delay=0.01), timeout=0.2).get_balance()
+            client_of(server.url, retry=RetryPolicy(max_retries=1, base_delay=0.01), timeout=0.5).get_balance()
         self.assertTrue(caught.exception.timed_out)
         self.assertEqual(caught.exception.attempts, 2)
 
