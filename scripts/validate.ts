@@ -28,7 +28,7 @@ import { readMachineTicks, ticksBetween } from './lib/machine-ticks.js';
 const checks = [
   'typecheck',
   'check:generated',
-  'check:php',
+  'check:clients',
   'lint:spec',
   'lint',
   'docs',

@@ -4,6 +4,8 @@ import type { Fetch } from './retrying-fetch.js';
 import { isBrowser } from './runtime.js';
 
 export const defaultBaseUrl = 'http://127.0.0.1:3000/v1';
+/** The environment variable read when no `baseUrl` is given: `npm start` prints it. */
+export const baseUrlVariable = 'PAYMENTS_BASE_URL';
 export const defaultTimeoutMs = 30_000;
 
 /** What `createPaymentsClient` accepts. */
@@ -12,7 +14,10 @@ export interface PaymentsClientOptions {
   apiKey: string;
   /** The UUID of your account's API user, sent as `X-API-User`. */
   apiUser: string;
-  /** The API's address, `/v1` included. Default `http://127.0.0.1:3000/v1` (`npm start`). */
+  /**
+   * The API's address, `/v1` included. Default: the `PAYMENTS_BASE_URL` environment variable
+   * (on Node.js), else `http://127.0.0.1:3000/v1` (`npm start`).
+   */
   baseUrl?: string;
   /**
    * Adds `test=true` to every call: the API then refuses a live key instead of moving real
@@ -43,7 +48,7 @@ export function resolveOptions(options: PaymentsClientOptions): ResolvedOptions 
     apiKey,
     apiUser,
     sandbox = false,
-    baseUrl = defaultBaseUrl,
+    baseUrl = baseUrlFromEnvironment() ?? defaultBaseUrl,
     timeoutMs = defaultTimeoutMs,
   } = options;
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
@@ -102,4 +107,10 @@ export function resolveOptions(options: PaymentsClientOptions): ResolvedOptions 
     retry,
     timeoutMs,
   };
+}
+
+/** `PAYMENTS_BASE_URL` when the client runs where there is an environment (Node.js), and it is set. */
+function baseUrlFromEnvironment(): string | undefined {
+  const value = globalThis.process?.env?.[baseUrlVariable];
+  return value === undefined || value === '' ? undefined : value;
 }

@@ -1,0 +1,915 @@
+# Generated from openapi.yaml by scripts/clients/generate-python.ts (npm run generate:python):
+# do not edit. The schemas of the contract: objects as TypedDicts (plain dicts at run time,
+# fields spelled as the API spells them), the others as type aliases, enums as Literal
+# aliases with their values as tuples.
+
+"""The Payments and Payouts API's schemas, generated from its contract (openapi.yaml 1.0.0)."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias, TypedDict
+
+SuccessStatus: TypeAlias = Literal["success"]
+"""Always `success` on a 2xx response."""
+SUCCESS_STATUS_VALUES: tuple[SuccessStatus, ...] = ("success",)
+
+RequestId: TypeAlias = str
+"""The id of one API request."""
+
+PaymentId: TypeAlias = str
+"""A payment's id."""
+
+PayoutId: TypeAlias = str
+"""A payout's (or refund's) id."""
+
+TopupId: TypeAlias = str
+"""A top-up's id."""
+
+TransactionId: TypeAlias = str
+"""The id of a payment (`pay_`), payout (`po_`) or top-up (`tu_`)."""
+
+ServiceId: TypeAlias = str
+"""A service's id."""
+
+WalletId: TypeAlias = str
+"""The id of an account's wallet (its Main Balance) in one mode."""
+
+BulkId: TypeAlias = str
+"""A bulk payout's id."""
+
+EventId: TypeAlias = str
+"""An event's id, stable across deliveries; de-duplicate on it."""
+
+WebhookEndpointId: TypeAlias = str
+"""A webhook endpoint's id."""
+
+ApiKeyId: TypeAlias = str
+"""A secret key's public id (never the key itself)."""
+
+Cursor: TypeAlias = str
+"""An opaque position in a list."""
+
+NextCursor: TypeAlias = str | None
+"""Pass it as `cursor` to get the next page; `null` on the last page."""
+
+HasMore: TypeAlias = bool
+"""Whether another page follows."""
+
+Timestamp: TypeAlias = str
+"""An ISO 8601 UTC date-time."""
+
+Mode: TypeAlias = Literal["live", "test"]
+"""`live` for real money, `test` for the sandbox."""
+MODE_VALUES: tuple[Mode, ...] = ("live", "test")
+
+Amount: TypeAlias = int
+"""An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0
+and at most 1,000,000,000.
+"""
+
+MinorUnits: TypeAlias = int
+"""A non-negative sum in the currency's minor unit: a balance, a total, or what has been
+refunded.
+"""
+
+SignedMinorUnits: TypeAlias = int
+"""A signed movement in the currency's minor unit; negative for debits."""
+
+Currency: TypeAlias = Literal["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"]
+"""An ISO 4217 currency code served by MTN or Orange Mobile Money."""
+CURRENCY_VALUES: tuple[Currency, ...] = ("XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF")
+
+Msisdn: TypeAlias = str
+"""A Mobile Money phone number in international format: country code first, digits
+only, no `+` (for example `237670000000`).
+"""
+
+PaymentMethod: TypeAlias = Literal["mtn_momo", "orange_money"]
+"""The Mobile Money operator (`MTN/Orange MoMo`)."""
+PAYMENT_METHOD_VALUES: tuple[PaymentMethod, ...] = ("mtn_momo", "orange_money")
+
+PayoutPaymentMethod: TypeAlias = Literal["mtn_momo", "orange_money"]
+"""The operator to send a payout to a number through. Optional: by default the payout
+goes to the network the number belongs to (by its prefix; Cameroon: 67x and 650-654
+MTN, 69x and 655-659 Orange). Not allowed with `recipient_wallet_id`.
+"""
+PAYOUT_PAYMENT_METHOD_VALUES: tuple[PayoutPaymentMethod, ...] = ("mtn_momo", "orange_money")
+
+Reference: TypeAlias = str
+"""Your own reference (an order number, say), returned in events and reports."""
+
+FailureCode: TypeAlias = Literal["payer_declined", "recipient_rejected", "operator_timeout", "operator_error"] | None
+"""Why a payment, top-up or payout failed: `payer_declined` (the customer refused or
+could not pay), `recipient_rejected` (the operator refused the recipient),
+`operator_timeout` (the operator never answered) or `operator_error`. `null` unless
+failed.
+"""
+FAILURE_CODE_VALUES: tuple[FailureCode, ...] = ("payer_declined", "recipient_rejected", "operator_timeout", "operator_error")
+
+PaymentStatus: TypeAlias = Literal["initiated", "success", "failed", "expired"]
+"""`initiated` until the customer acts, then `success`, `failed` or `expired`, which are final."""
+PAYMENT_STATUS_VALUES: tuple[PaymentStatus, ...] = ("initiated", "success", "failed", "expired")
+
+PaymentFlow: TypeAlias = Literal["direct", "hosted"]
+"""`direct` (a push to the phone) or `hosted` (the checkout page)."""
+PAYMENT_FLOW_VALUES: tuple[PaymentFlow, ...] = ("direct", "hosted")
+
+PayoutStatus: TypeAlias = Literal["pending", "success", "failed"]
+"""`pending` until the operator settles it, then `success` or `failed` (reversed), which are final."""
+PAYOUT_STATUS_VALUES: tuple[PayoutStatus, ...] = ("pending", "success", "failed")
+
+PayoutType: TypeAlias = Literal["withdrawal", "transfer", "refund"]
+"""`withdrawal` to a Mobile Money number, `transfer` to a number or a wallet, `refund` of a payment."""
+PAYOUT_TYPE_VALUES: tuple[PayoutType, ...] = ("withdrawal", "transfer", "refund")
+
+BalanceTransactionType: TypeAlias = Literal["payment", "topup", "payout", "payout_reversal", "transfer_in"]
+"""`payment` and `topup` (credits when they succeed), `payout` (a debit when a payout or
+refund is accepted), `payout_reversal` (a credit when it fails), `transfer_in` (a
+credit from another user's wallet transfer).
+"""
+BALANCE_TRANSACTION_TYPE_VALUES: tuple[BalanceTransactionType, ...] = ("payment", "topup", "payout", "payout_reversal", "transfer_in")
+
+ServiceStatus: TypeAlias = Literal["active", "inactive", "deleted"]
+"""`active` services take payments; `inactive` ones do not until reactivated; `deleted` ones never again."""
+SERVICE_STATUS_VALUES: tuple[ServiceStatus, ...] = ("active", "inactive", "deleted")
+
+ServiceType: TypeAlias = Literal["plugin", "sdk", "website", "mobile_app", "pos", "other"]
+"""What kind of integration the service is."""
+SERVICE_TYPE_VALUES: tuple[ServiceType, ...] = ("plugin", "sdk", "website", "mobile_app", "pos", "other")
+
+EventName: TypeAlias = Literal["payment.completed", "payment.failed", "payment.expired", "payout.completed", "payout.failed", "refund.completed", "refund.failed", "topup.completed", "topup.failed", "topup.expired"]
+"""The kind of an event."""
+EVENT_NAME_VALUES: tuple[EventName, ...] = ("payment.completed", "payment.failed", "payment.expired", "payout.completed", "payout.failed", "refund.completed", "refund.failed", "topup.completed", "topup.failed", "topup.expired")
+
+WebhookUrl: TypeAlias = str
+"""An `http` or `https` URL; in live mode it must be public."""
+
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"]
+"""A stable, machine-readable error code (see *Errors* in the introduction)."""
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request")
+
+class _PaymentCreateRequired(TypedDict):
+    amount: Amount
+    currency: Currency
+    customer_msisdn: Msisdn
+    payment_method: PaymentMethod
+    service_id: ServiceId
+
+
+class PaymentCreate(_PaymentCreateRequired, total=False):
+    """A payment to collect from a customer's Mobile Money account. All fields but `reference` are required."""
+    reference: Reference
+
+
+class _HostedPaymentCreateRequired(TypedDict):
+    amount: Amount
+    currency: Currency
+    service_id: ServiceId
+
+
+class HostedPaymentCreate(_HostedPaymentCreateRequired, total=False):
+    """A payment to collect through the hosted checkout page."""
+    customer_msisdn: Msisdn
+    payment_method: PaymentMethod
+    reference: Reference
+    # How long the checkout link stays payable, 60 seconds to 24 hours.
+    expires_in_seconds: int
+    # Where the checkout page sends the customer back once the payment reached its final
+    # state (a "Back to the shop" link). `https` only in live mode (`400 invalid_field`
+    # otherwise); `http` is accepted in the sandbox for local shops.
+    return_url: str
+
+
+class _PaymentRequired(TypedDict):
+    transaction_id: PaymentId
+    amount: Amount
+    currency: Currency
+    status: PaymentStatus
+    flow: PaymentFlow
+    # The operator; `null` on a hosted payment until the customer chooses.
+    payment_method: Literal["mtn_momo", "orange_money"] | None
+    # The paying number; `null` on a hosted payment until the customer enters it.
+    customer_msisdn: str | None
+    service_id: ServiceId
+    # Your reference, or `null`.
+    reference: str | None
+    failure_code: FailureCode
+    refunded_amount: MinorUnits
+    # The hosted checkout page (hosted flow only), or `null`.
+    checkout_url: str | None
+    mode: Mode
+    expires_at: Timestamp
+    created_at: Timestamp
+    updated_at: Timestamp
+    # When the payment reached its final state, or `null`.
+    completed_at: str | None
+
+
+class Payment(_PaymentRequired, total=False):
+    """A payment collected from a customer's Mobile Money account."""
+    # Where the checkout page sends the customer back once the payment is final, or `null`.
+    return_url: str | None
+
+
+class PaymentResponse(TypedDict):
+    status: SuccessStatus
+    data: Payment
+
+
+class PaymentListResponseData(TypedDict):
+    items: list[Payment]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class PaymentListResponse(TypedDict):
+    status: SuccessStatus
+    data: PaymentListResponseData
+
+
+class _PayoutCreateRequired(TypedDict):
+    amount: Amount
+    # `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+    payout_type: Literal["withdrawal", "transfer"]
+
+
+class PayoutCreate(_PayoutCreateRequired, total=False):
+    """A payout from your Main Balance to exactly one of `recipient_msisdn` or
+    `recipient_wallet_id`. `currency` defaults to your account's default currency.
+    """
+    currency: Currency
+    recipient_msisdn: Msisdn
+    recipient_wallet_id: WalletId
+    reference: Reference
+    payment_method: PayoutPaymentMethod
+
+
+class _BulkPayoutItemRequired(TypedDict):
+    amount: Amount
+    # `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+    payout_type: Literal["withdrawal", "transfer"]
+
+
+class BulkPayoutItem(_BulkPayoutItemRequired, total=False):
+    """One payout of a bulk payout; the currency is the batch's."""
+    recipient_msisdn: Msisdn
+    recipient_wallet_id: WalletId
+    reference: Reference
+    payment_method: PayoutPaymentMethod
+
+
+class _BulkPayoutCreateRequired(TypedDict):
+    items: list[BulkPayoutItem]
+
+
+class BulkPayoutCreate(_BulkPayoutCreateRequired, total=False):
+    """Up to 100 payouts in one currency, accepted all together or not at all."""
+    currency: Currency
+
+
+class _RefundCreateRequired(TypedDict):
+    payment_id: PaymentId
+
+
+class RefundCreate(_RefundCreateRequired, total=False):
+    """A refund of a successful payment; omit `amount` to refund all that remains."""
+    amount: Amount
+    reference: Reference
+
+
+class _PayoutRequired(TypedDict):
+    transaction_id: PayoutId
+    amount: Amount
+    currency: Currency
+    status: PayoutStatus
+    payout_type: PayoutType
+    # The receiving number, or `null` for a wallet transfer.
+    recipient_msisdn: str | None
+    # The receiving wallet, or `null` for a payout to a number.
+    recipient_wallet_id: str | None
+    # The refunded payment (refunds only), or `null`.
+    payment_id: str | None
+    # The bulk payout this payout belongs to, or `null`.
+    bulk_id: str | None
+    # Your reference, or `null`.
+    reference: str | None
+    failure_code: FailureCode
+    mode: Mode
+    created_at: Timestamp
+    updated_at: Timestamp
+    # When the payout reached its final state, or `null`.
+    completed_at: str | None
+
+
+class Payout(_PayoutRequired, total=False):
+    """Money sent from the Main Balance (a withdrawal, transfer or refund)."""
+    # The operator a payout to a number goes through, or `null` (wallet transfers, and payouts whose number no listed network holds in the sandbox).
+    payment_method: Literal["mtn_momo", "orange_money"] | None
+
+
+class PayoutResponse(TypedDict):
+    status: SuccessStatus
+    data: Payout
+
+
+class PayoutListResponseData(TypedDict):
+    items: list[Payout]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class PayoutListResponse(TypedDict):
+    status: SuccessStatus
+    data: PayoutListResponseData
+
+
+class BulkPayoutResponseData(TypedDict):
+    bulk_id: BulkId
+    currency: Currency
+    # How many payouts the batch created.
+    count: int
+    total_amount: MinorUnits
+    # The payouts, in the order of the request's items.
+    items: list[Payout]
+
+
+class BulkPayoutResponse(TypedDict):
+    status: SuccessStatus
+    data: BulkPayoutResponseData
+
+
+class _TopupCreateRequired(TypedDict):
+    amount: Amount
+    currency: Currency
+    payer_msisdn: Msisdn
+    payment_method: PaymentMethod
+
+
+class TopupCreate(_TopupCreateRequired, total=False):
+    """A top-up of the Main Balance from a Mobile Money account you own."""
+    reference: Reference
+
+
+class Topup(TypedDict):
+    """Money pulled from your own Mobile Money account into your Main Balance."""
+    transaction_id: TopupId
+    amount: Amount
+    currency: Currency
+    status: PaymentStatus
+    payer_msisdn: Msisdn
+    payment_method: PaymentMethod
+    # Your reference, or `null`.
+    reference: str | None
+    failure_code: FailureCode
+    mode: Mode
+    expires_at: Timestamp
+    created_at: Timestamp
+    updated_at: Timestamp
+    # When the top-up reached its final state, or `null`.
+    completed_at: str | None
+
+
+class TopupResponse(TypedDict):
+    status: SuccessStatus
+    data: Topup
+
+
+class TopupListResponseData(TypedDict):
+    items: list[Topup]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class TopupListResponse(TypedDict):
+    status: SuccessStatus
+    data: TopupListResponseData
+
+
+class BalanceBalancesItem(TypedDict):
+    currency: Currency
+    available: MinorUnits
+
+
+class Balance(TypedDict):
+    """The Main Balance of one account in one mode."""
+    wallet_id: WalletId
+    mode: Mode
+    default_currency: Currency
+    # One entry per currency that has ever moved, and always the default currency.
+    balances: list[BalanceBalancesItem]
+
+
+class BalanceResponse(TypedDict):
+    status: SuccessStatus
+    data: Balance
+
+
+class BalanceTransaction(TypedDict):
+    """One entry of the append-only ledger behind the Main Balance."""
+    # The entry's id.
+    id: str
+    type: BalanceTransactionType
+    amount: SignedMinorUnits
+    currency: Currency
+    balance_after: MinorUnits
+    source_id: TransactionId
+    # A human-readable line for statements.
+    description: str
+    created_at: Timestamp
+
+
+class BalanceTransactionListResponseData(TypedDict):
+    items: list[BalanceTransaction]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class BalanceTransactionListResponse(TypedDict):
+    status: SuccessStatus
+    data: BalanceTransactionListResponseData
+
+
+class _ServiceCreateRequired(TypedDict):
+    # Shown to customers on the hosted checkout page.
+    name: str
+
+
+class ServiceCreate(_ServiceCreateRequired, total=False):
+    """A new integration registration."""
+    # A note for your team.
+    description: str
+    type: ServiceType
+
+
+class ServiceUpdate(TypedDict, total=False):
+    """The fields to change; those omitted stay as they are."""
+    # Shown to customers on the hosted checkout page.
+    name: str
+    # A note for your team; `null` clears it.
+    description: str | None
+    type: ServiceType
+    # `inactive` stops new payments; `active` allows them again.
+    status: Literal["active", "inactive"]
+
+
+class Service(TypedDict):
+    """An integration registration that payments belong to."""
+    service_id: ServiceId
+    # Shown to customers on the hosted checkout page.
+    name: str
+    # A note for your team, or `null`.
+    description: str | None
+    type: ServiceType
+    status: ServiceStatus
+    mode: Mode
+    created_at: Timestamp
+    updated_at: Timestamp
+    # When the service was deleted, or `null`.
+    deleted_at: str | None
+
+
+class ServiceResponse(TypedDict):
+    status: SuccessStatus
+    data: Service
+
+
+class ServiceListResponseData(TypedDict):
+    items: list[Service]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class ServiceListResponse(TypedDict):
+    status: SuccessStatus
+    data: ServiceListResponseData
+
+
+class _WebhookEndpointCreateRequired(TypedDict):
+    url: WebhookUrl
+
+
+class WebhookEndpointCreate(_WebhookEndpointCreateRequired, total=False):
+    """A URL to receive events, and which events."""
+    # The events to receive; omit for all of them.
+    events: list[EventName]
+    # A note for your team.
+    description: str
+
+
+class WebhookEndpointUpdate(TypedDict, total=False):
+    """The fields to change; those omitted stay as they are."""
+    url: WebhookUrl
+    # The events to receive.
+    events: list[EventName]
+    # A note for your team; `null` clears it.
+    description: str | None
+    # `disabled` stops deliveries until `enabled` again.
+    status: Literal["enabled", "disabled"]
+
+
+class WebhookSecretRotation(TypedDict, total=False):
+    """How a secret rotation treats the previous secret."""
+    # How long, in seconds (at most 7 days), the previous secret keeps signing
+    # deliveries beside the new one. 0 or omitted: it stops at once.
+    overlap_seconds: int
+
+
+class _WebhookEndpointRequired(TypedDict):
+    id: WebhookEndpointId
+    # Where events are sent.
+    url: str
+    # The events it receives.
+    events: list[EventName]
+    # A note for your team, or `null`.
+    description: str | None
+    # Whether it receives events.
+    status: Literal["enabled", "disabled"]
+    mode: Mode
+    created_at: Timestamp
+    updated_at: Timestamp
+
+
+class WebhookEndpoint(_WebhookEndpointRequired, total=False):
+    """A URL that receives events."""
+    # Until when the secret before the last rotation still signs deliveries, or `null`.
+    previous_secret_expires_at: str | None
+    # While deliveries are paused after repeated failures (circuit breaker), when the
+    # next probe is allowed; `null` when deliveries flow normally.
+    paused_until: str | None
+
+
+class _WebhookEndpointWithSecretRequired(TypedDict):
+    id: WebhookEndpointId
+    # Where events are sent.
+    url: str
+    # The events it receives.
+    events: list[EventName]
+    # A note for your team, or `null`.
+    description: str | None
+    # Whether it receives events.
+    status: Literal["enabled", "disabled"]
+    mode: Mode
+    created_at: Timestamp
+    updated_at: Timestamp
+    # The key that signs deliveries (`X-Webhook-Signature`). Store it now.
+    secret: str
+
+
+class WebhookEndpointWithSecret(_WebhookEndpointWithSecretRequired, total=False):
+    """A webhook endpoint with its signing secret, shown only at creation and rotation."""
+    # Until when the secret before the last rotation still signs deliveries, or `null`.
+    previous_secret_expires_at: str | None
+    # While deliveries are paused after repeated failures (circuit breaker), when the
+    # next probe is allowed; `null` when deliveries flow normally.
+    paused_until: str | None
+
+
+class WebhookEndpointResponse(TypedDict):
+    status: SuccessStatus
+    data: WebhookEndpoint
+
+
+class WebhookEndpointWithSecretResponse(TypedDict):
+    status: SuccessStatus
+    data: WebhookEndpointWithSecret
+
+
+class WebhookEndpointListResponseData(TypedDict):
+    items: list[WebhookEndpoint]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class WebhookEndpointListResponse(TypedDict):
+    status: SuccessStatus
+    data: WebhookEndpointListResponseData
+
+
+class _EventDataRequired(TypedDict):
+    transaction_id: TransactionId
+    amount: Amount
+    currency: Currency
+    # The transaction's status (`success`, `failed` or `expired`).
+    status: Literal["success", "failed", "expired"]
+    # Your reference, or `null`.
+    reference: str | None
+    failure_code: FailureCode
+
+
+class EventData(_EventDataRequired, total=False):
+    """The transaction the event is about, as it stood when the event happened."""
+    # The service of a payment, or of the payment a refund returns; `null` for top-ups
+    # and other payouts. Present in every event sent since it was added.
+    service_id: str | None
+    # For a refund, the payment it returns; otherwise `null`.
+    payment_id: str | None
+
+
+class Event(TypedDict):
+    """Something that happened, as sent to webhook endpoints."""
+    id: EventId
+    event: EventName
+    data: EventData
+    timestamp: Timestamp
+    mode: Mode
+
+
+class EventResponse(TypedDict):
+    status: SuccessStatus
+    data: Event
+
+
+class EventListResponseData(TypedDict):
+    items: list[Event]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class EventListResponse(TypedDict):
+    status: SuccessStatus
+    data: EventListResponseData
+
+
+class EventResend(TypedDict, total=False):
+    """Where to re-send; omit `endpoint_id` for every subscribed, enabled endpoint."""
+    endpoint_id: WebhookEndpointId
+
+
+class Delivery(TypedDict):
+    """The sending of one event to one endpoint, with its attempts."""
+    # The delivery's id.
+    id: str
+    event_id: EventId
+    endpoint_id: WebhookEndpointId
+    # `pending` while attempts remain, `succeeded` after a 2xx, `failed` once retries are exhausted or the endpoint is gone.
+    status: Literal["pending", "succeeded", "failed"]
+    # How many attempts were made.
+    attempts: int
+    # When the next attempt is due, or `null` when none is.
+    next_attempt_at: str | None
+    # When the last attempt was made, or `null`.
+    last_attempt_at: str | None
+    # The HTTP status the endpoint answered last, or `null`.
+    last_response_status: int | None
+    # Why the last attempt failed, or `null`. Every attempt that got no HTTP answer
+    # (refused, reset, timed out, not HTTP) reads the same.
+    last_error: str | None
+    # How long the last attempt took, or `null` (none yet, or no HTTP answer came).
+    last_duration_ms: int | None
+    created_at: Timestamp
+
+
+class DeliveryListResponseData(TypedDict):
+    items: list[Delivery]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class DeliveryListResponse(TypedDict):
+    status: SuccessStatus
+    data: DeliveryListResponseData
+
+
+class Log(TypedDict):
+    """One API call. Keys, secrets and bodies are never recorded."""
+    # The record's id.
+    id: str
+    request_id: RequestId
+    # The HTTP method.
+    method: str
+    # The path, without the query string.
+    path: str
+    # The HTTP status answered.
+    status: int
+    # How long the server took to answer, in milliseconds.
+    duration_ms: float
+    mode: Mode
+    # The public id of the key used, or `null`.
+    key_id: str | None
+    # The error code answered, or `null` on success.
+    error_code: str | None
+    created_at: Timestamp
+
+
+class LogListResponseData(TypedDict):
+    items: list[Log]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class LogListResponse(TypedDict):
+    status: SuccessStatus
+    data: LogListResponseData
+
+
+class ApiKey(TypedDict):
+    """A secret key, described without the key itself."""
+    id: ApiKeyId
+    mode: Mode
+    # The last four characters of the key.
+    last4: str
+    # `active`; `expiring` during a rotation grace period; `revoked` once retired.
+    status: Literal["active", "expiring", "revoked"]
+    created_at: Timestamp
+    # When an expiring key stops working, or `null`.
+    expires_at: str | None
+
+
+class ApiKeyListResponseData(TypedDict):
+    items: list[ApiKey]
+    has_more: HasMore
+    next_cursor: NextCursor
+
+
+class ApiKeyListResponse(TypedDict):
+    status: SuccessStatus
+    data: ApiKeyListResponseData
+
+
+class ApiKeyResponse(TypedDict):
+    status: SuccessStatus
+    data: ApiKey
+
+
+class ApiKeyRotate(TypedDict, total=False):
+    """How long the key being replaced keeps working."""
+    # 0 (the default) retires the old key at once; at most 7 days.
+    grace_period_seconds: int
+
+
+class ApiKeyRotationResponseData(TypedDict):
+    # The new secret key. It is shown only here.
+    secret_key: str
+    api_key: ApiKey
+    previous_key: ApiKey
+
+
+class ApiKeyRotationResponse(TypedDict):
+    status: SuccessStatus
+    data: ApiKeyRotationResponseData
+
+
+class HealthResponseData(TypedDict):
+    # `ok` when the process runs.
+    service: Literal["ok"]
+    # `ok` when the database answers.
+    database: Literal["ok"]
+
+
+class HealthResponse(TypedDict):
+    status: SuccessStatus
+    data: HealthResponseData
+
+
+class DeletedResponseData(TypedDict):
+    # The id of the deleted object.
+    id: str
+    # Always `true`.
+    deleted: Literal[True]
+
+
+class DeletedResponse(TypedDict):
+    status: SuccessStatus
+    data: DeletedResponseData
+
+
+class ErrorResponseErrorDetailsItem(TypedDict):
+    # The field or parameter at fault.
+    param: str
+    code: ErrorCode
+    # What is wrong with it.
+    message: str
+
+
+class _ErrorResponseErrorRequired(TypedDict):
+    code: ErrorCode
+    # A human-readable explanation, suitable for display. It may change; branch on `code`.
+    message: str
+    request_id: RequestId
+
+
+class ErrorResponseError(_ErrorResponseErrorRequired, total=False):
+    # The field or parameter at fault, when there is one (for example `amount`,
+    # `items[2].recipient_msisdn`, or a header as this contract spells it:
+    # `Idempotency-Key`).
+    param: str
+    # Every problem found, when there are several; `code`, `message` and `param` above
+    # repeat the first of them.
+    details: list[ErrorResponseErrorDetailsItem]
+
+
+class ErrorResponse(TypedDict):
+    """The envelope of every error response."""
+    # Always `error`.
+    status: Literal["error"]
+    error: ErrorResponseError
+
+
+ERROR_CODES: frozenset[str] = frozenset(ERROR_CODE_VALUES)
+"""Every error code of the contract's catalogue (`error.code` of an error answer)."""
+
+__all__ = [
+    "SuccessStatus",
+    "SUCCESS_STATUS_VALUES",
+    "RequestId",
+    "PaymentId",
+    "PayoutId",
+    "TopupId",
+    "TransactionId",
+    "ServiceId",
+    "WalletId",
+    "BulkId",
+    "EventId",
+    "WebhookEndpointId",
+    "ApiKeyId",
+    "Cursor",
+    "NextCursor",
+    "HasMore",
+    "Timestamp",
+    "Mode",
+    "MODE_VALUES",
+    "Amount",
+    "MinorUnits",
+    "SignedMinorUnits",
+    "Currency",
+    "CURRENCY_VALUES",
+    "Msisdn",
+    "PaymentMethod",
+    "PAYMENT_METHOD_VALUES",
+    "PayoutPaymentMethod",
+    "PAYOUT_PAYMENT_METHOD_VALUES",
+    "Reference",
+    "FailureCode",
+    "FAILURE_CODE_VALUES",
+    "PaymentStatus",
+    "PAYMENT_STATUS_VALUES",
+    "PaymentFlow",
+    "PAYMENT_FLOW_VALUES",
+    "PaymentCreate",
+    "HostedPaymentCreate",
+    "Payment",
+    "PaymentResponse",
+    "PaymentListResponse",
+    "PayoutStatus",
+    "PAYOUT_STATUS_VALUES",
+    "PayoutType",
+    "PAYOUT_TYPE_VALUES",
+    "PayoutCreate",
+    "BulkPayoutItem",
+    "BulkPayoutCreate",
+    "RefundCreate",
+    "Payout",
+    "PayoutResponse",
+    "PayoutListResponse",
+    "BulkPayoutResponse",
+    "TopupCreate",
+    "Topup",
+    "TopupResponse",
+    "TopupListResponse",
+    "Balance",
+    "BalanceResponse",
+    "BalanceTransactionType",
+    "BALANCE_TRANSACTION_TYPE_VALUES",
+    "BalanceTransaction",
+    "BalanceTransactionListResponse",
+    "ServiceStatus",
+    "SERVICE_STATUS_VALUES",
+    "ServiceType",
+    "SERVICE_TYPE_VALUES",
+    "ServiceCreate",
+    "ServiceUpdate",
+    "Service",
+    "ServiceResponse",
+    "ServiceListResponse",
+    "EventName",
+    "EVENT_NAME_VALUES",
+    "WebhookUrl",
+    "WebhookEndpointCreate",
+    "WebhookEndpointUpdate",
+    "WebhookSecretRotation",
+    "WebhookEndpoint",
+    "WebhookEndpointWithSecret",
+    "WebhookEndpointResponse",
+    "WebhookEndpointWithSecretResponse",
+    "WebhookEndpointListResponse",
+    "EventData",
+    "Event",
+    "EventResponse",
+    "EventListResponse",
+    "EventResend",
+    "Delivery",
+    "DeliveryListResponse",
+    "Log",
+    "LogListResponse",
+    "ApiKey",
+    "ApiKeyListResponse",
+    "ApiKeyResponse",
+    "ApiKeyRotate",
+    "ApiKeyRotationResponse",
+    "HealthResponse",
+    "DeletedResponse",
+    "ErrorCode",
+    "ERROR_CODE_VALUES",
+    "ErrorResponse",
+    "ERROR_CODES",
+]
