@@ -267,13 +267,68 @@ export async function settleBacklog(
   return { settled, more };
 }
 
+/** A due movement as a pass looks at it. */
+interface DueItem {
+  kind: OperatorKind;
+  table: SettledTable;
+  row: Pending & { mode: Mode };
+  msisdn: string | null;
+  /** When its request was sent: a hosted payment's charge starts when the customer pays. */
+  initiatedAt: number;
+}
+
 /** Reads, claims and asks about the due rows that are not in `behind`, and queues their outcomes. */
 async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<string>): Promise<StartedPass> {
   const now = deps.clock.now();
-  const { store, operators, config } = deps;
-  const recheckAt = now + config.settlementPollMs;
+  const recheckAt = now + deps.config.settlementPollMs;
+  const { items, more } = await readDue(deps, now, batchSize);
+  // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
+  // claimed first, its next check moved past a lease that outlasts this pass's questions about
+  // it, and only the instance that won the claim asks the operator. A crashed instance's claims
+  // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
+  const open = items.filter((item) => !behind.has(item.row.id));
+  if (open.length === 0) return { more, claimed: new Set(), settled: Promise.resolve(0) };
+  const won = await claim(deps, open, now);
+  const mine = open.filter((item) => won.has(item.row.id));
+  // Each item is its own unit of work, but they are queued together, so the store commits them
+  // in one batch instead of paying a disk sync per item.
+  const applied: Array<Promise<boolean>> = [];
+  // Live operators answer over the network, up to their deadline each: a few are asked at a
+  // time, so one slow or unreachable operator cannot hold every other item for a whole pass.
+  for (let start = 0; start < mine.length; start += operatorConcurrency) {
+    await Promise.all(
+      mine.slice(start, start + operatorConcurrency).map(async (item) => {
+        const row = item.row as PaymentRow | TopupRow | PayoutRow;
+        let final: Final | null;
+        try {
+          final = await look(deps, item, now);
+        } catch (error) {
+          // The claim is given back: the row is looked at again at the next pass, not after the lease.
+          const giveBack = { table: item.table, row, final: null, now, recheckAt };
+          await write(deps, applyOutcome, giveBack).catch(() => undefined);
+          throw error;
+        }
+        const unit = write(deps, applyOutcome, { table: item.table, row, final, now, recheckAt });
+        // Its failure is reported by Promise.all below; until then it must not count as unhandled
+        // (a batch can commit, or fail, while the next operator is still being asked).
+        unit.catch(() => undefined);
+        applied.push(unit);
+      }),
+    );
+  }
+  const settled = Promise.all(applied).then((done) => done.filter(Boolean).length);
+  // Awaited later (settleBacklog): until then its failure must not count as unhandled.
+  settled.catch(() => undefined);
+  return { more, claimed: won, settled };
+}
 
-  const { payments, topups, payouts, more } = await store.read(async (tx) => {
+/** The due and expired movements, each once, and whether a query filled its batch. */
+async function readDue(
+  deps: Deps,
+  now: number,
+  batchSize: number,
+): Promise<{ items: DueItem[]; more: boolean }> {
+  const { payments, topups, payouts, more } = await deps.store.read(async (tx) => {
     const byId = <T extends { id: string }>(rows: T[]) => [...new Map(rows.map((r) => [r.id, r])).values()];
     const batches = {
       duePayments: await tx.payments.due(now, batchSize),
@@ -289,58 +344,7 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       more: Object.values(batches).some((rows) => rows.length >= batchSize),
     };
   });
-
-  // A hosted payment's charge starts when the customer pays (its updated_at while pending).
-  // An operator that says it never got a request (MTN: 404 on its status) gets the same
-  // request again, same reference: that is the only way a request is ever sent twice, and the
-  // operator answers a reference it already has with 409 (accepted), so it never pays twice.
-  const look = async (
-    kind: OperatorKind,
-    table: OperatorAsk['table'],
-    row: Pending & { mode: Mode },
-    msisdn: string | null,
-    initiatedAt: number,
-  ): Promise<Final | null> => {
-    if (row.operator_ref && msisdn) {
-      const status = await operators[row.mode].status(kind, {
-        operatorRef: row.operator_ref,
-        msisdn,
-        initiatedAt,
-        paymentMethod: row.payment_method,
-        operatorToken: row.operator_token,
-      });
-      const final = finalFrom(status);
-      if (final) {
-        faultPoint('after_operator_status');
-        return final;
-      }
-      // The first send may still be on its way (token, init, pay, one retry after a 401): only
-      // once it must have ended is "never received" taken as the answer.
-      const firstSendOver = now - initiatedAt >= 6 * config.operatorTimeoutMs;
-      if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
-        const sent = await askOperator(
-          deps,
-          kind,
-          {
-            transactionId: row.id,
-            table,
-            mode: row.mode,
-            operatorRef: row.operator_ref,
-            amount: row.amount,
-            currency: row.currency,
-            msisdn,
-            paymentMethod: row.payment_method,
-            operatorToken: row.operator_token,
-          },
-          (failureCode) => settleRefused(deps, table, row as PaymentRow | TopupRow | PayoutRow, failureCode),
-        );
-        if (sent.state === 'failed') return null;
-      }
-    }
-    return row.expires_at <= now ? { status: 'expired' } : null;
-  };
-
-  const items = [
+  const items: DueItem[] = [
     ...payments.map((p) => ({
       kind: 'collection' as const,
       table: 'payments' as const,
@@ -363,52 +367,63 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       initiatedAt: p.created_at,
     })),
   ];
-  // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
-  // claimed first, its next check moved past a lease that outlasts this pass's questions about
-  // it, and only the instance that won the claim asks the operator. A crashed instance's claims
-  // simply expire. (Applying an outcome stays a compare-and-set: a row settles once, whatever.)
-  const open = items.filter((item) => !behind.has(item.row.id));
-  if (open.length === 0) return { more, claimed: new Set(), settled: Promise.resolve(0) };
+  return { items, more };
+}
+
+/** Claims the items for this pass, each until its lease ends; answers the ids won. */
+async function claim(deps: Deps, items: DueItem[], now: number): Promise<Set<string>> {
   const leaseUntil = (mode: Mode) =>
-    now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * config.operatorTimeoutMs);
-  const won = new Set(
-    await write(deps, claimDue, {
-      items: open.map(({ table, row }) => ({
+    now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * deps.config.operatorTimeoutMs);
+  const claims = items.map(({ table, row }) => ({
+    table,
+    id: row.id,
+    next_check_at: row.next_check_at,
+    until: leaseUntil(row.mode),
+  }));
+  return new Set(await write(deps, claimDue, { items: claims }));
+}
+
+/**
+ * What the operator says of one item: its final outcome, or null while it is pending. An
+ * operator that says it never got a request (MTN: 404 on its status) gets the same request
+ * again, same reference: that is the only way a request is ever sent twice, and the operator
+ * answers a reference it already has with 409 (accepted), so it never pays twice.
+ */
+async function look(deps: Deps, item: DueItem, now: number): Promise<Final | null> {
+  const { kind, table, row, msisdn, initiatedAt } = item;
+  if (row.operator_ref && msisdn) {
+    const status = await deps.operators[row.mode].status(kind, {
+      operatorRef: row.operator_ref,
+      msisdn,
+      initiatedAt,
+      paymentMethod: row.payment_method,
+      operatorToken: row.operator_token,
+    });
+    const final = finalFrom(status);
+    if (final) {
+      faultPoint('after_operator_status');
+      return final;
+    }
+    // The first send may still be on its way (token, init, pay, one retry after a 401): only
+    // once it must have ended is "never received" taken as the answer.
+    const firstSendOver = now - initiatedAt >= 6 * deps.config.operatorTimeoutMs;
+    if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
+      const ask: OperatorAsk = {
+        transactionId: row.id,
         table,
-        id: row.id,
-        next_check_at: row.next_check_at,
-        until: leaseUntil(row.mode),
-      })),
-    }),
-  );
-  const mine = open.filter((item) => won.has(item.row.id));
-  // Each item is its own unit of work, but they are queued together, so the store commits them
-  // in one batch instead of paying a disk sync per item.
-  const applied: Array<Promise<boolean>> = [];
-  // Live operators answer over the network, up to their deadline each: a few are asked at a
-  // time, so one slow or unreachable operator cannot hold every other item for a whole pass.
-  for (let start = 0; start < mine.length; start += operatorConcurrency) {
-    await Promise.all(
-      mine.slice(start, start + operatorConcurrency).map(async (item) => {
-        let final: Final | null;
-        try {
-          final = await look(item.kind, item.table, item.row, item.msisdn, item.initiatedAt);
-        } catch (error) {
-          // The claim is given back: the row is looked at again at the next pass, not after the lease.
-          const giveBack = { table: item.table, row: item.row, final: null, now, recheckAt };
-          await write(deps, applyOutcome, giveBack).catch(() => undefined);
-          throw error;
-        }
-        const unit = write(deps, applyOutcome, { table: item.table, row: item.row, final, now, recheckAt });
-        // Its failure is reported by Promise.all below; until then it must not count as unhandled
-        // (a batch can commit, or fail, while the next operator is still being asked).
-        unit.catch(() => undefined);
-        applied.push(unit);
-      }),
-    );
+        mode: row.mode,
+        operatorRef: row.operator_ref,
+        amount: row.amount,
+        currency: row.currency,
+        msisdn,
+        paymentMethod: row.payment_method,
+        operatorToken: row.operator_token,
+      };
+      const settle = (failureCode: string) =>
+        settleRefused(deps, table, row as PaymentRow | TopupRow | PayoutRow, failureCode);
+      const sent = await askOperator(deps, kind, ask, settle);
+      if (sent.state === 'failed') return null;
+    }
   }
-  const settled = Promise.all(applied).then((done) => done.filter(Boolean).length);
-  // Awaited later (settleBacklog): until then its failure must not count as unhandled.
-  settled.catch(() => undefined);
-  return { more, claimed: won, settled };
+  return row.expires_at <= now ? { status: 'expired' } : null;
 }
