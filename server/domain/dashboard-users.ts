@@ -7,8 +7,9 @@
 import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
-import { crossesThreads, defineUnit } from '../storage/unit.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
+import { ApiError } from './errors.js';
 import { newId } from './ids.js';
 import { write } from './write.js';
 
@@ -32,19 +33,13 @@ export const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const hashLength = 32;
 
-/** A refusal of the dashboard's own rules (not an API error: it has no code in the contract). */
-export class DashboardError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'DashboardError';
-  }
+/**
+ * A dashboard user's role does not allow what they asked. The contract's catalogue has no code
+ * for a permission refused; `key_not_active` is its 403 for "this credential may not do this".
+ */
+export function notAllowed(message: string): ApiError {
+  return new ApiError(403, 'key_not_active', message);
 }
-
-crossesThreads(DashboardError);
 
 export const roles: readonly DashboardRole[] = ['owner', 'developer', 'viewer'];
 
@@ -102,10 +97,10 @@ export async function createDashboardUser(
   now: number,
 ): Promise<NewDashboardUser> {
   const email = normaliseEmail(input.email);
-  if (!email) throw new DashboardError(400, 'Enter a valid email address.', 'email');
+  if (!email) throw new ApiError(400, 'invalid_field', 'Enter a valid email address.', { param: 'email' });
   if (input.password !== undefined) {
     const problem = checkPassword(input.password);
-    if (problem) throw new DashboardError(400, problem, 'password');
+    if (problem) throw new ApiError(400, 'invalid_field', problem, { param: 'password' });
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
   const id = newId('usr');
@@ -135,10 +130,11 @@ export const insertUser = defineUnit(
     a: { row: Omit<DashboardUserRow, 'seq'>; link: { tokenHash: Buffer; expiresAt: number } | null },
   ): Promise<DashboardUserRow> => {
     if (await tx.dashboard.userByEmail(a.row.email)) {
-      throw new DashboardError(
+      throw new ApiError(
         409,
+        'invalid_field',
         `A dashboard user with the email ${a.row.email} already exists.`,
-        'email',
+        { param: 'email' },
       );
     }
     await tx.dashboard.insertUser(a.row);
@@ -366,10 +362,10 @@ export async function inviteUser(
   input: { email: string; role: string },
 ): Promise<NewDashboardUser> {
   if (inviter.role !== 'owner') {
-    throw new DashboardError(403, 'Only an owner can invite users.');
+    throw notAllowed('Only an owner can invite users.');
   }
   if (!(roles as readonly string[]).includes(input.role)) {
-    throw new DashboardError(400, 'Choose a role: owner, developer or viewer.', 'role');
+    throw new ApiError(400, 'invalid_field', 'Choose a role: owner, developer or viewer.', { param: 'role' });
   }
   return createDashboardUser(
     deps.store,
