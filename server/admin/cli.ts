@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util';
 import { currencyValues } from '../../generated/openapi.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
-import { createDashboardUser, DashboardError, roles } from '../domain/dashboard-users.js';
+import { createDashboardUser, roles } from '../domain/dashboard-users.js';
+import { ApiError } from '../domain/errors.js';
 import { randomBase62 } from '../domain/ids.js';
 import { loadEnvFile } from '../env-file.js';
 import { credentialsMessage, shellVariables } from '../first-start.js';
@@ -131,7 +132,7 @@ async function main(argv: string[]): Promise<void> {
             : `Dashboard user ${user.email} (${user.role}) created.\nSign in at ${dashboard}\n  Email:    ${user.email}\n  Password: ${password}`,
         );
       } catch (err) {
-        if (err instanceof DashboardError) fail(err.message);
+        if (err instanceof ApiError) fail(err.message);
         throw err;
       }
     } else if (command === 'list-accounts') {

@@ -60,7 +60,7 @@ ${body}
 </html>`;
 }
 
-const statusText: Record<PaymentRow['status'] | 'pending', string> = {
+export const statusText: Record<PaymentRow['status'] | 'pending', string> = {
   initiated: 'Waiting for the customer.',
   pending: 'Approve the payment on your phone. This page updates by itself.',
   success: 'Payment received. Thank you!',

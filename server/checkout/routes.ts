@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
+import type { ApiError } from '../domain/errors.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
 import { normaliseMsisdn } from './format.js';
-import { type CheckoutView, closedText, describeStatus, isUnpaid, renderCheckout } from './page.js';
+import { type CheckoutView, describeStatus, isUnpaid, renderCheckout } from './page.js';
+import {
+  invalidNumber,
+  linkClosed,
+  linkExpired,
+  linkNotFound,
+  noOperator,
+  refusalJson,
+  refusalView,
+  type Typed,
+} from './refusals.js';
 
 const tokenPattern = /^cs_[0-9A-Za-z]{32}$/;
-const invalidMsisdn =
-  'Enter the Mobile Money number with its country code, digits only, for example 237670000000.';
 
 /**
  * The hosted checkout page of `POST /payments/initiate`: public (the link's random token is
@@ -47,33 +56,44 @@ export function checkoutRoutes(deps: Deps): Router {
 
   const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
+  /**
+   * The one place a refusal is answered: to the page's script (its submit, its status poll) as
+   * the JSON it reads, to a browser as a page, the form given back as typed when a field was at
+   * fault.
+   */
+  const refuse = (
+    res: Response,
+    to: 'page' | 'script' | 'poll',
+    refusal: ApiError,
+    found?: Parameters<typeof sendPage>[3],
+    typed?: Typed,
+  ) => {
+    if (to !== 'page') return res.status(refusal.status).json(refusalJson(refusal, to === 'poll'));
+    sendPage(res, refusal.status, refusalView(refusal, typed), found ?? {});
+  };
+
   router.get('/:token', async (req, res) => {
     const found = await load(req);
-    if (!found) return sendPage(res, 404, { kind: 'not_found' }, {});
+    if (!found) return refuse(res, 'page', linkNotFound());
     const { payment } = found;
     if (describeStatus(payment, deps.clock.now()).status === 'expired') {
-      return sendPage(res, 410, { kind: 'expired' }, found);
+      return refuse(res, 'page', linkExpired(), found);
     }
     const unpaid = isUnpaid(payment);
-    if (unpaid && !found.serviceActive) return sendPage(res, 410, { kind: 'closed' }, found);
+    if (unpaid && !found.serviceActive) return refuse(res, 'page', linkClosed(), found);
     sendPage(res, 200, unpaid ? { kind: 'form' } : { kind: 'status' }, found);
   });
 
   router.get('/:token/status', async (req, res) => {
     const found = await load(req);
-    if (!found)
-      return res.status(404).json({ status: 'not_found', text: 'This link does not lead to a payment.' });
+    if (!found) return refuse(res, 'poll', linkNotFound());
     res.set('Cache-Control', 'no-store').json(describeStatus(found.payment, deps.clock.now()));
   });
 
   router.post('/:token/pay', async (req, res) => {
     const found = await load(req);
-    const json = wantsJson(req);
-    if (!found) {
-      if (json)
-        return res.status(404).json({ error: 'not_found', text: 'This link does not lead to a payment.' });
-      return sendPage(res, 404, { kind: 'not_found' }, {});
-    }
+    const to = wantsJson(req) ? 'script' : 'page';
+    if (!found) return refuse(res, to, linkNotFound());
     const body = (req.body ?? {}) as { msisdn?: unknown; payment_method?: unknown };
     const method =
       body.payment_method === 'orange_money'
@@ -83,28 +103,16 @@ export function checkoutRoutes(deps: Deps): Router {
           : null;
     const msisdn = typeof body.msisdn === 'string' ? normaliseMsisdn(body.msisdn) : null;
     if (!msisdn || !method) {
-      const text = msisdn ? 'Choose your operator: MTN Mobile Money or Orange Money.' : invalidMsisdn;
-      if (json) return res.status(400).json({ error: 'invalid_msisdn', text });
-      return sendPage(
-        res,
-        400,
-        { kind: 'form', error: text, msisdn: String(body.msisdn ?? ''), method: method ?? undefined },
-        found,
-      );
+      const typed = { msisdn: String(body.msisdn ?? ''), method: method ?? undefined };
+      return refuse(res, to, msisdn ? noOperator() : invalidNumber(), found, typed);
     }
     const result = await payCheckout(deps, found.token, { msisdn, paymentMethod: method });
     const payment = result.ok ? result.payment : (result.payment ?? found.payment);
-    if (!result.ok && result.reason === 'expired') {
-      if (json)
-        return res.status(410).json(describeStatus({ ...payment, status: 'expired' }, deps.clock.now()));
-      return sendPage(res, 410, { kind: 'expired' }, found);
-    }
-    if (!result.ok && result.reason === 'service_inactive') {
-      if (json) return res.status(410).json({ status: 'closed', text: closedText });
-      return sendPage(res, 410, { kind: 'closed' }, found);
-    }
+    if (!result.ok && result.reason === 'expired') return refuse(res, to, linkExpired(), found);
+    if (!result.ok && result.reason === 'service_inactive') return refuse(res, to, linkClosed(), found);
     // Paid (now or by an earlier submit): the status of the one charge there is.
-    if (json) return res.status(result.ok ? 202 : 409).json(describeStatus(payment, deps.clock.now()));
+    if (to === 'script')
+      return res.status(result.ok ? 202 : 409).json(describeStatus(payment, deps.clock.now()));
     res.redirect(303, `/checkout/${found.token}`);
   });
 

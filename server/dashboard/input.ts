@@ -5,14 +5,16 @@
 
 import type { EventName } from '../../generated/openapi.js';
 import { eventNameValues } from '../../generated/openapi.js';
-import { DashboardError } from '../domain/dashboard-users.js';
+import { ApiError } from '../domain/errors.js';
 
 /** `Amount`: an integer from 1 to 1,000,000,000 minor units. */
 export function amountField(value: string | undefined, field = 'amount'): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const amount = Number(value);
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > 1_000_000_000) {
-    throw new DashboardError(400, 'The amount must be a whole number from 1 to 1,000,000,000.', field);
+    throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number from 1 to 1,000,000,000.', {
+      param: field,
+    });
   }
   return amount;
 }
@@ -21,7 +23,9 @@ export function amountField(value: string | undefined, field = 'amount'): number
 export function referenceField(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (value.length > 64)
-    throw new DashboardError(400, 'The reference is at most 64 characters.', 'reference');
+    throw new ApiError(400, 'invalid_field', 'The reference is at most 64 characters.', {
+      param: 'reference',
+    });
   return value;
 }
 
@@ -29,7 +33,9 @@ export function referenceField(value: string | undefined): string | undefined {
 export function webhookUrlField(value: string | undefined): string {
   const url = (value ?? '').trim();
   if (!/^https?:\/\//.test(url) || url.length > 2048 || !URL.canParse(url)) {
-    throw new DashboardError(400, 'Enter an http:// or https:// URL of at most 2048 characters.', 'url');
+    throw new ApiError(400, 'invalid_field', 'Enter an http:// or https:// URL of at most 2048 characters.', {
+      param: 'url',
+    });
   }
   return url;
 }
@@ -37,7 +43,9 @@ export function webhookUrlField(value: string | undefined): string {
 export function descriptionField(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (value.length > 500)
-    throw new DashboardError(400, 'The description is at most 500 characters.', 'description');
+    throw new ApiError(400, 'invalid_field', 'The description is at most 500 characters.', {
+      param: 'description',
+    });
   return value;
 }
 
@@ -47,7 +55,7 @@ export function eventsField(value: string | undefined): EventName[] | undefined 
   const names = [...new Set(value.split(','))];
   for (const name of names) {
     if (!(eventNameValues as readonly string[]).includes(name)) {
-      throw new DashboardError(400, `Unknown event ${name}.`, 'events');
+      throw new ApiError(400, 'invalid_field', `Unknown event ${name}.`, { param: 'events' });
     }
   }
   return names as EventName[];

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 import type { Deps } from '../domain/context.js';
-import { DashboardError } from '../domain/dashboard-users.js';
 import { ApiError } from '../domain/errors.js';
-import { requireCsrfToken } from './csrf.js';
+import { csrfField, requireCsrfToken } from './csrf.js';
 import { authRoutes } from './routes/auth.js';
-import { errorPage } from './routes/context.js';
+import { renderErrorPage } from './routes/context.js';
 import { keyRoutes } from './routes/keys.js';
 import { logRoutes } from './routes/logs.js';
 import { moneyRoutes } from './routes/money.js';
@@ -51,11 +50,15 @@ export function dashboardRoutes(deps: Deps): Router {
   router.use(requireSignedIn);
   router.use(
     requireCsrfToken((req, res) =>
-      errorPage(
+      renderErrorPage(
         req,
         res,
-        403,
-        'This form has expired or did not come from this dashboard. Reload the page and try again.',
+        new ApiError(
+          403,
+          'invalid_field',
+          'This form has expired or did not come from this dashboard. Reload the page and try again.',
+          { param: csrfField },
+        ),
       ),
     ),
   );
@@ -73,20 +76,36 @@ export function dashboardRoutes(deps: Deps): Router {
     );
   }
 
-  router.use((req, res) => errorPage(req, res, 404, 'There is no such page in the dashboard.'));
+  router.use((req, res) =>
+    renderErrorPage(
+      req,
+      res,
+      new ApiError(404, 'route_not_found', 'There is no such page in the dashboard.'),
+    ),
+  );
   const handleErrors: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return res.end();
-    if (err instanceof ApiError || err instanceof DashboardError) {
-      if (err instanceof ApiError) req.context.errorCode = err.code;
-      return errorPage(req, res, err.status, err.message);
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return errorPage(req, res, status, 'The request could not be read. Reload the page and try again.');
-    }
-    deps.logger.error({ err }, 'dashboard page failed');
-    errorPage(req, res, 500, 'Something went wrong on our side. Try again in a moment.');
+    renderErrorPage(req, res, asApiError(err, deps));
   };
   router.use(handleErrors);
   return router;
+}
+
+/** Any error a page throws, as the ApiError its page shows; our own failures are logged. */
+function asApiError(err: unknown, deps: Deps): ApiError {
+  if (err instanceof ApiError) return err;
+  // Express's body reader: a form it could not read.
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(
+      status,
+      status === 413 ? 'payload_too_large' : 'malformed_request',
+      'The request could not be read. Reload the page and try again.',
+      { cause: err },
+    );
+  }
+  deps.logger.error({ err }, 'dashboard page failed');
+  return new ApiError(500, 'internal_error', 'Something went wrong on our side. Try again in a moment.', {
+    cause: err,
+  });
 }

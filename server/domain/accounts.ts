@@ -1,13 +1,13 @@
 import { hash as digest, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../generated/openapi.js';
-import type { ApiKeyRow, Mode } from '../storage/rows.js';
+import type { AccountRow, ApiKeyRow, Mode, WalletRow } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
-import { commit } from './transaction.js';
 import type { VerifiedKeys } from './verified-keys.js';
-import type { Answer } from './write.js';
+import { type Answer, write } from './write.js';
 
 const keyPattern = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
 
@@ -29,23 +29,31 @@ function newSecretKey(mode: Mode): string {
   return `sk_${mode}_${randomBase62(32)}`;
 }
 
-async function insertKey(
-  tx: Tx,
-  accountId: string,
-  mode: Mode,
-  now: number,
-): Promise<{ secret: string; id: string }> {
+/** A key's row as it is inserted: the database adds the rest. */
+type NewKeyRow = Omit<ApiKeyRow, 'seq' | 'expires_at' | 'revoked_at'>;
+
+/**
+ * A new key: its secret, shown once, and the row that keeps only its hash. Chosen before the
+ * unit that stores it runs, since a unit may run more than once (server/storage/unit.ts).
+ */
+interface NewKey {
+  secret: string;
+  row: NewKeyRow;
+}
+
+function newKey(accountId: string, mode: Mode, now: number): NewKey {
   const secret = newSecretKey(mode);
-  const id = newId('key');
-  await tx.accounts.insertKey({
-    id,
-    account_id: accountId,
-    mode,
-    key_hash: hashKey(secret),
-    last4: secret.slice(-4),
-    created_at: now,
-  });
-  return { secret, id };
+  return {
+    secret,
+    row: {
+      id: newId('key'),
+      account_id: accountId,
+      mode,
+      key_hash: hashKey(secret),
+      last4: secret.slice(-4),
+      created_at: now,
+    },
+  };
 }
 
 export interface NewAccount {
@@ -67,7 +75,9 @@ export async function createAccount(
   input: { name: string; defaultCurrency?: string },
   now: number,
 ): Promise<NewAccount> {
-  return store.transact((tx) => insertNewAccount(tx, input, now));
+  const account = newAccount(input, now);
+  await store.run(insertAccount, { ...account.rows, onlyFirst: false });
+  return account.created;
 }
 
 /**
@@ -81,32 +91,56 @@ export async function createFirstAccount(
   input: { name: string },
   now: number,
 ): Promise<NewAccount | undefined> {
-  return store.transact(async (tx) =>
-    (await tx.accounts.firstAccount()) ? undefined : insertNewAccount(tx, input, now),
-  );
+  const account = newAccount(input, now);
+  return (await store.run(insertAccount, { ...account.rows, onlyFirst: true })) ? account.created : undefined;
 }
 
-async function insertNewAccount(
-  tx: Tx,
+interface AccountRows {
+  account: AccountRow;
+  wallets: WalletRow[];
+  keys: NewKeyRow[];
+}
+
+/** A new account's rows, and what its creator is shown once (the keys' secrets stay here). */
+function newAccount(
   input: { name: string; defaultCurrency?: string },
   now: number,
-): Promise<NewAccount> {
+): { rows: AccountRows; created: NewAccount } {
   const accountId = newId('acct');
   const apiUser = randomUUID();
-  await tx.accounts.insertAccount({
-    id: accountId,
-    name: input.name,
-    api_user: apiUser,
-    default_currency: input.defaultCurrency ?? 'XAF',
-    created_at: now,
-  });
-  for (const mode of ['test', 'live'] as const) {
-    await tx.accounts.insertWallet({ id: newId('wal'), account_id: accountId, mode });
-  }
-  const testKey = (await insertKey(tx, accountId, 'test', now)).secret;
-  const liveKey = (await insertKey(tx, accountId, 'live', now)).secret;
-  return { accountId, apiUser, testKey, liveKey };
+  const testKey = newKey(accountId, 'test', now);
+  const liveKey = newKey(accountId, 'live', now);
+  return {
+    rows: {
+      account: {
+        id: accountId,
+        name: input.name,
+        api_user: apiUser,
+        default_currency: input.defaultCurrency ?? 'XAF',
+        created_at: now,
+      },
+      wallets: (['test', 'live'] as const).map((mode) => ({ id: newId('wal'), account_id: accountId, mode })),
+      keys: [testKey.row, liveKey.row],
+    },
+    created: { accountId, apiUser, testKey: testKey.secret, liveKey: liveKey.secret },
+  };
 }
+
+/**
+ * Writes an account, its wallets and keys; with `onlyFirst`, only when the database has no
+ * account yet. Whether it wrote them.
+ */
+export const insertAccount = defineUnit(
+  import.meta.url,
+  'accounts.insert',
+  async (tx, a: AccountRows & { onlyFirst: boolean }): Promise<boolean> => {
+    if (a.onlyFirst && (await tx.accounts.firstAccount())) return false;
+    await tx.accounts.insertAccount(a.account);
+    for (const wallet of a.wallets) await tx.accounts.insertWallet(wallet);
+    for (const key of a.keys) await tx.accounts.insertKey(key);
+    return true;
+  },
+);
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -182,13 +216,22 @@ export function keyStatus(row: ApiKeyRow, now: number): ApiKey['status'] {
  * once: what an operator does from the admin CLI when a key has leaked.
  */
 export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: number): Promise<string> {
-  return store.transact(async (tx) => {
-    const account = await tx.accounts.accountByApiUser(apiUser);
-    if (!account) throw new Error(`No account has the API user ${apiUser}.`);
-    await tx.accounts.revokeAllKeys(account.id, mode, now);
-    return (await insertKey(tx, account.id, mode, now)).secret;
-  });
+  const account = await store.read((tx) => tx.accounts.accountByApiUser(apiUser));
+  if (!account) throw new Error(`No account has the API user ${apiUser}.`);
+  const key = newKey(account.id, mode, now);
+  await store.run(replaceKeys, { key: key.row, now });
+  return key.secret;
 }
+
+/** Revokes every key of the new key's account and mode, and inserts the new key. */
+export const replaceKeys = defineUnit(
+  import.meta.url,
+  'keys.replace-all',
+  async (tx, a: { key: NewKeyRow; now: number }): Promise<void> => {
+    await tx.accounts.revokeAllKeys(a.key.account_id, a.key.mode, a.now);
+    await tx.accounts.insertKey(a.key);
+  },
+);
 
 /** At most this many keys of one account and mode work at once (active or in a grace period). */
 export const maxWorkingKeys = 2;
@@ -215,13 +258,8 @@ export interface Rotation {
 }
 
 /** The rules of a rotation, whoever asks for it: never past two working keys. */
-async function rotateInTx(
-  tx: Tx,
-  caller: Caller,
-  keyId: string,
-  gracePeriodSeconds: number,
-  now: number,
-): Promise<Rotation> {
+async function rotateInTx(tx: Tx, a: RotationArgs, keyId: string): Promise<Rotation> {
+  const { caller, gracePeriodSeconds, now } = a;
   const others = (await tx.accounts.workingKeys(caller.accountId, caller.mode, now)).filter(
     (key) => key.id !== keyId,
   );
@@ -234,13 +272,13 @@ async function rotateInTx(
         'first, or rotate with grace_period_seconds 0.',
     );
   }
-  const created = await insertKey(tx, caller.accountId, caller.mode, now);
+  await tx.accounts.insertKey(a.key.row);
   const endsAt = now + gracePeriodSeconds * 1000;
   await tx.accounts.retireKey(keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
-  const apiKey = await tx.accounts.key(created.id);
+  const apiKey = await tx.accounts.key(a.key.row.id);
   const previousKey = await tx.accounts.key(keyId);
   if (!apiKey || !previousKey) throw new Error('rotated keys vanished inside their transaction');
-  return { secretKey: created.secret, apiKey, previousKey };
+  return { secretKey: a.key.secret, apiKey, previousKey };
 }
 
 /** The rules of a revocation, whoever asks for it: never the last working key of the mode. */
@@ -267,6 +305,15 @@ async function ownKey(tx: Tx, caller: Caller, id: string): Promise<ApiKeyRow> {
   return key;
 }
 
+/** What a rotation needs: the new key is chosen before its unit runs. */
+interface RotationArgs {
+  caller: Caller;
+  gracePeriodSeconds: number;
+  now: number;
+  /** Its secret passes through: the rotation's response, rendered in the unit, shows it once. */
+  key: NewKey;
+}
+
 /**
  * Replaces the caller's key: a new key of the same mode, and the old one retired at once or
  * at the end of the grace period. Only an active key rotates, and never past two working keys
@@ -278,11 +325,22 @@ export async function rotateKey(
   gracePeriodSeconds: number,
   answer?: Answer<Rotation>,
 ): Promise<Rotation> {
-  return commit(deps, caller, answer, async (tx, now) => {
-    await requireActiveCaller(tx, caller, now);
-    return rotateInTx(tx, caller, caller.keyId, gracePeriodSeconds, now);
-  });
+  return write(deps, rotateCallerKey, rotationArgs(deps, caller, gracePeriodSeconds), answer);
 }
+
+function rotationArgs(deps: Deps, caller: Caller, gracePeriodSeconds: number): RotationArgs {
+  const now = deps.clock.now();
+  return { caller, gracePeriodSeconds, now, key: newKey(caller.accountId, caller.mode, now) };
+}
+
+export const rotateCallerKey = defineUnit(
+  import.meta.url,
+  'keys.rotate-own',
+  async (tx, a: RotationArgs): Promise<Rotation> => {
+    await requireActiveCaller(tx, a.caller, a.now);
+    return rotateInTx(tx, a, a.caller.keyId);
+  },
+);
 
 /**
  * Revokes one key of the caller's account and mode at once. Refused for the last working key
@@ -294,11 +352,17 @@ export async function revokeKey(
   id: string,
   answer?: Answer<ApiKeyRow>,
 ): Promise<ApiKeyRow> {
-  return commit(deps, caller, answer, async (tx, now) => {
-    await requireActiveCaller(tx, caller, now);
-    return revokeInTx(tx, caller, id, now);
-  });
+  return write(deps, revokeByCaller, { caller, id, now: deps.clock.now() }, answer);
 }
+
+export const revokeByCaller = defineUnit(
+  import.meta.url,
+  'keys.revoke-by-key',
+  async (tx, a: { caller: Caller; id: string; now: number }): Promise<ApiKeyRow> => {
+    await requireActiveCaller(tx, a.caller, a.now);
+    return revokeInTx(tx, a.caller, a.id, a.now);
+  },
+);
 
 /**
  * Rotates the key a signed-in dashboard user picked (the dashboard acts with a session, not a
@@ -310,18 +374,31 @@ export async function rotateKeyById(
   keyId: string,
   gracePeriodSeconds: number,
 ): Promise<Rotation> {
-  return commit(deps, caller, undefined, async (tx, now) => {
-    if (!keyIsLive(await ownKey(tx, caller, keyId), now)) {
+  return write(deps, rotatePickedKey, { ...rotationArgs(deps, caller, gracePeriodSeconds), keyId });
+}
+
+export const rotatePickedKey = defineUnit(
+  import.meta.url,
+  'keys.rotate-picked',
+  async (tx, a: RotationArgs & { keyId: string }): Promise<Rotation> => {
+    if (!keyIsLive(await ownKey(tx, a.caller, a.keyId), a.now)) {
       throw new ApiError(409, 'invalid_field', 'This key is already revoked.', { param: 'key_id' });
     }
-    return rotateInTx(tx, caller, keyId, gracePeriodSeconds, now);
-  });
-}
+    return rotateInTx(tx, a, a.keyId);
+  },
+);
 
 /** Revokes the key a signed-in dashboard user picked: the same rules as `revokeKey`. */
 export async function revokeKeyById(deps: Deps, caller: Caller, keyId: string): Promise<ApiKeyRow> {
-  return commit(deps, caller, undefined, async (tx, now) => revokeInTx(tx, caller, keyId, now));
+  return write(deps, revokePickedKey, { caller, id: keyId, now: deps.clock.now() });
 }
+
+export const revokePickedKey = defineUnit(
+  import.meta.url,
+  'keys.revoke-picked',
+  async (tx, a: { caller: Caller; id: string; now: number }): Promise<ApiKeyRow> =>
+    revokeInTx(tx, a.caller, a.id, a.now),
+);
 
 export async function listKeys(
   deps: Deps,

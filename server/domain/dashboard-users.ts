@@ -7,8 +7,11 @@
 import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
+import { ApiError } from './errors.js';
 import { newId } from './ids.js';
+import { write } from './write.js';
 
 /** Sessions end after this long without a request... */
 export const sessionIdleMs = 30 * 60 * 1000;
@@ -30,16 +33,12 @@ export const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const hashLength = 32;
 
-/** A refusal of the dashboard's own rules (not an API error: it has no code in the contract). */
-export class DashboardError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'DashboardError';
-  }
+/**
+ * A dashboard user's role does not allow what they asked. The contract's catalogue has no code
+ * for a permission refused; `key_not_active` is its 403 for "this credential may not do this".
+ */
+export function notAllowed(message: string): ApiError {
+  return new ApiError(403, 'key_not_active', message);
 }
 
 export const roles: readonly DashboardRole[] = ['owner', 'developer', 'viewer'];
@@ -98,18 +97,16 @@ export async function createDashboardUser(
   now: number,
 ): Promise<NewDashboardUser> {
   const email = normaliseEmail(input.email);
-  if (!email) throw new DashboardError(400, 'Enter a valid email address.', 'email');
+  if (!email) throw new ApiError(400, 'invalid_field', 'Enter a valid email address.', { param: 'email' });
   if (input.password !== undefined) {
     const problem = checkPassword(input.password);
-    if (problem) throw new DashboardError(400, problem, 'password');
+    if (problem) throw new ApiError(400, 'invalid_field', problem, { param: 'password' });
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
-  return store.transact(async (tx) => {
-    if (await tx.dashboard.userByEmail(email)) {
-      throw new DashboardError(409, `A dashboard user with the email ${email} already exists.`, 'email');
-    }
-    const id = newId('usr');
-    await tx.dashboard.insertUser({
+  const id = newId('usr');
+  const linkToken = secret ? null : newToken();
+  const user = await store.run(insertUser, {
+    row: {
       id,
       account_id: input.accountId,
       email,
@@ -118,24 +115,47 @@ export async function createDashboardUser(
       password_salt: secret?.salt ?? null,
       created_at: now,
       invited_by: input.invitedBy ?? null,
-    });
-    let linkToken: string | null = null;
-    if (!secret) {
-      linkToken = newToken();
-      await tx.dashboard.insertLink(tokenHash(linkToken), id, now, now + linkLifetimeMs);
-    }
-    return { user: (await tx.dashboard.user(id)) as DashboardUserRow, linkToken };
+    },
+    link: linkToken ? { tokenHash: tokenHash(linkToken), expiresAt: now + linkLifetimeMs } : null,
   });
+  return { user, linkToken };
 }
+
+/** A new user, with their one-time link when they have no password yet; refused for a known email. */
+export const insertUser = defineUnit(
+  import.meta.url,
+  'dashboard.insert-user',
+  async (
+    tx,
+    a: { row: Omit<DashboardUserRow, 'seq'>; link: { tokenHash: Buffer; expiresAt: number } | null },
+  ): Promise<DashboardUserRow> => {
+    if (await tx.dashboard.userByEmail(a.row.email)) {
+      throw new ApiError(
+        409,
+        'invalid_field',
+        `A dashboard user with the email ${a.row.email} already exists.`,
+        { param: 'email' },
+      );
+    }
+    await tx.dashboard.insertUser(a.row);
+    if (a.link) await tx.dashboard.insertLink(a.link.tokenHash, a.row.id, a.row.created_at, a.link.expiresAt);
+    return (await tx.dashboard.user(a.row.id)) as DashboardUserRow;
+  },
+);
 
 /** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
 export async function issueLink(store: Store, userId: string, now: number): Promise<string> {
   const token = newToken();
-  await store.transact(async (tx) =>
-    tx.dashboard.insertLink(tokenHash(token), userId, now, now + linkLifetimeMs),
-  );
+  await store.run(insertLink, { tokenHash: tokenHash(token), userId, now });
   return token;
 }
+
+export const insertLink = defineUnit(
+  import.meta.url,
+  'dashboard.insert-link',
+  async (tx, a: { tokenHash: Buffer; userId: string; now: number }): Promise<void> =>
+    tx.dashboard.insertLink(a.tokenHash, a.userId, a.now, a.now + linkLifetimeMs),
+);
 
 export interface OpenSession {
   token: string;
@@ -147,19 +167,26 @@ async function openSession(deps: Deps, userId: string, now: number): Promise<Ope
   const token = newToken();
   const csrfToken = newToken();
   const expiresAt = now + sessionAbsoluteMs;
-  await deps.store.transact(async (tx) => {
-    await tx.dashboard.purgeSessions(now - sessionAbsoluteMs);
-    await tx.dashboard.insertSession({
-      token_hash: tokenHash(token),
-      user_id: userId,
-      csrf_token: csrfToken,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: expiresAt,
-    });
+  await write(deps, insertSession, {
+    token_hash: tokenHash(token),
+    user_id: userId,
+    csrf_token: csrfToken,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expiresAt,
   });
   return { token, csrfToken, expiresAt };
 }
+
+/** A new session; the sessions past their absolute end are deleted on the way. */
+export const insertSession = defineUnit(
+  import.meta.url,
+  'dashboard.insert-session',
+  async (tx, row: Omit<DashboardSessionRow, 'revoked_at' | 'flash'>): Promise<void> => {
+    await tx.dashboard.purgeSessions(row.created_at - sessionAbsoluteMs);
+    await tx.dashboard.insertSession(row);
+  },
+);
 
 export type SignInResult =
   | { ok: true; session: OpenSession; user: DashboardUserRow }
@@ -181,10 +208,7 @@ export async function signIn(
   }));
   const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
   const matches = !locked && (await passwordMatches(user, input.password));
-  await deps.store.transact(async (tx) => {
-    await tx.dashboard.recordSignIn(email, input.client, matches, now);
-    await tx.dashboard.purgeSignIns(now - signInRecordsKeptMs);
-  });
+  await write(deps, recordSignIn, { email, client: input.client, succeeded: matches, now });
   deps.logger.info(
     { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
     'dashboard sign-in attempt',
@@ -193,6 +217,16 @@ export async function signIn(
   if (!matches || !user) return { ok: false, reason: 'invalid' };
   return { ok: true, session: await openSession(deps, user.id, now), user };
 }
+
+/** A sign-in attempt; the attempts past their keeping time are deleted on the way. */
+export const recordSignIn = defineUnit(
+  import.meta.url,
+  'dashboard.record-sign-in',
+  async (tx, a: { email: string; client: string; succeeded: boolean; now: number }): Promise<void> => {
+    await tx.dashboard.recordSignIn(a.email, a.client, a.succeeded, a.now);
+    await tx.dashboard.purgeSignIns(a.now - signInRecordsKeptMs);
+  },
+);
 
 export interface SignedIn {
   tokenHash: Buffer;
@@ -224,24 +258,53 @@ export async function resolveSession(deps: Deps, token: string): Promise<SignedI
   }
   // One write a minute at most per session, not one per page.
   if (now - session.last_seen_at > 60_000) {
-    await deps.store.transact(async (tx) => tx.dashboard.touchSession(hash, now));
+    await write(deps, touchSession, { tokenHash: hash, now });
   }
   return { tokenHash: hash, ...found };
 }
 
+export const touchSession = defineUnit(
+  import.meta.url,
+  'dashboard.touch-session',
+  async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> =>
+    tx.dashboard.touchSession(a.tokenHash, a.now),
+);
+
 export async function signOut(deps: Deps, signedIn: SignedIn): Promise<void> {
-  await deps.store.transact(async (tx) => tx.dashboard.revokeSession(signedIn.tokenHash, deps.clock.now()));
+  await write(deps, revokeSession, { tokenHash: signedIn.tokenHash, now: deps.clock.now() });
 }
+
+export const revokeSession = defineUnit(
+  import.meta.url,
+  'dashboard.revoke-session',
+  async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> =>
+    tx.dashboard.revokeSession(a.tokenHash, a.now),
+);
 
 /** Ends every session of the user, on every device. */
 export async function signOutEverywhere(deps: Deps, userId: string): Promise<number> {
-  return deps.store.transact(async (tx) => tx.dashboard.revokeUserSessions(userId, deps.clock.now()));
+  return write(deps, revokeUserSessions, { userId, now: deps.clock.now() });
 }
+
+/** How many sessions of the user it ended. */
+export const revokeUserSessions = defineUnit(
+  import.meta.url,
+  'dashboard.revoke-user-sessions',
+  async (tx, a: { userId: string; now: number }): Promise<number> =>
+    tx.dashboard.revokeUserSessions(a.userId, a.now),
+);
 
 /** A message shown once on the next page (after a redirect). */
 export async function setFlash(deps: Deps, signedIn: SignedIn, message: string | null): Promise<void> {
-  await deps.store.transact(async (tx) => tx.dashboard.setFlash(signedIn.tokenHash, message));
+  await write(deps, storeFlash, { tokenHash: signedIn.tokenHash, message });
 }
+
+export const storeFlash = defineUnit(
+  import.meta.url,
+  'dashboard.set-flash',
+  async (tx, a: { tokenHash: Buffer; message: string | null }): Promise<void> =>
+    tx.dashboard.setFlash(a.tokenHash, a.message),
+);
 
 /** The user a one-time link is for, while it is unused and unexpired. */
 export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
@@ -269,15 +332,28 @@ export async function acceptLink(
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
   const { hash, salt } = await hashPassword(password);
   const now = deps.clock.now();
-  const used = await deps.store.transact(async (tx) => {
-    if (!(await tx.dashboard.useLink(tokenHash(token), now))) return false;
-    await tx.dashboard.setPassword(user.id, hash, salt);
-    await tx.dashboard.revokeUserSessions(user.id, now);
-    return true;
-  });
+  const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, hash, salt, now });
   if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
   return { ok: true, session: await openSession(deps, user.id, now), user };
 }
+
+/**
+ * Marks a one-time link used, sets its user's password and ends their sessions; false, with
+ * nothing written, when the link was already used.
+ */
+export const useLink = defineUnit(
+  import.meta.url,
+  'dashboard.use-link',
+  async (
+    tx,
+    a: { tokenHash: Buffer; userId: string; hash: Buffer; salt: Buffer; now: number },
+  ): Promise<boolean> => {
+    if (!(await tx.dashboard.useLink(a.tokenHash, a.now))) return false;
+    await tx.dashboard.setPassword(a.userId, a.hash, a.salt);
+    await tx.dashboard.revokeUserSessions(a.userId, a.now);
+    return true;
+  },
+);
 
 /** The account owner invites a teammate: a user without password, and their one-time link. */
 export async function inviteUser(
@@ -286,10 +362,10 @@ export async function inviteUser(
   input: { email: string; role: string },
 ): Promise<NewDashboardUser> {
   if (inviter.role !== 'owner') {
-    throw new DashboardError(403, 'Only an owner can invite users.');
+    throw notAllowed('Only an owner can invite users.');
   }
   if (!(roles as readonly string[]).includes(input.role)) {
-    throw new DashboardError(400, 'Choose a role: owner, developer or viewer.', 'role');
+    throw new ApiError(400, 'invalid_field', 'Choose a role: owner, developer or viewer.', { param: 'role' });
   }
   return createDashboardUser(
     deps.store,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { sealClearSecrets } from './maintenance.js';
 import { createSecretBox, resolveSecretsKey } from './secret-box.js';
 import { startCheckpointer } from './sqlite/checkpointer.js';
 import { type Db, openDatabase, openReadConnection, scrubMark } from './sqlite/database.js';
@@ -75,7 +76,7 @@ function openSqliteStore(db: Db, path: string, key: Buffer, logger: Logger | und
 async function cleanOldSecrets(store: Store, db: Db): Promise<void> {
   const clearSecrets = await store.read((tx) => tx.events.hasClearSecrets());
   if (!clearSecrets && !scrubMark.isSet(db)) return;
-  if (clearSecrets) await store.transact((tx) => tx.events.sealClearSecrets());
+  if (clearSecrets) await store.run(sealClearSecrets, null);
   await store.vacuum();
   await store.checkpoint();
   // Cleared last: a crash before this point scrubs again at the next start.

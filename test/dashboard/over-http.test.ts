@@ -16,6 +16,7 @@ import {
   sessionIdleMs,
 } from '../../server/domain/dashboard-users.js';
 import { runAdmin } from '../support/admin.js';
+import { queryRows } from '../support/database.js';
 import { balanceOf, collect, createService, successNumber } from '../support/fixtures.js';
 import { decodeEntities, formOf } from '../support/html-form.js';
 import { type Credentials, reconcile, startTestServer, type TestServer } from '../support/server.js';
@@ -821,6 +822,31 @@ describe('what a merchant does (actions.test.ts)', () => {
     expect(await balanceOf(server, shop.creds)).toBe(before - 1200);
     expect(refused.html).toMatch(/Ledger: payment/);
     await reconcile(server);
+  });
+
+  it("records a refused form's error code in the call log, as the API's refusals are", async () => {
+    const paymentId = await collect(server, shop.serviceId, 5000, successNumber, shop.creds);
+    await server.settle(2000);
+    const path = `/dashboard/test/payments/${paymentId}`;
+    const opened = await client.open(path);
+    // Refused by the dashboard's own check, before the API's rules are asked.
+    const zero = await client.follow(await client.submit(opened.html, `${path}/refund`, { amount: '0' }));
+    expect(flashOf(zero.html)).toBe('The amount must be a whole number greater than 0.');
+    // Refused by the API's rules.
+    const tooMuch = await client.follow(
+      await client.submit(opened.html, `${path}/refund`, { amount: '6000' }),
+    );
+    expect(flashOf(tooMuch.html)).toBe('At most 5000 XAF of this payment remains to refund.');
+    await server.flushLogs();
+    const logged = await queryRows<{ status: number; error_code: string | null }>(
+      server,
+      'SELECT status, error_code FROM call_logs WHERE path = ? ORDER BY seq',
+      `${path}/refund`,
+    );
+    expect(logged).toEqual([
+      { status: 303, error_code: 'invalid_amount' },
+      { status: 303, error_code: 'refund_exceeds_payment' },
+    ]);
   });
 
   it('downloads the balance report as CSV from the overview', async () => {

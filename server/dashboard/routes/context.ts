@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Deps } from '../../domain/context.js';
-import { callerFor, DashboardError, setFlash } from '../../domain/dashboard-users.js';
+import { callerFor, notAllowed, setFlash } from '../../domain/dashboard-users.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Mode } from '../../storage/rows.js';
 import { can, type Permission } from '../auth.js';
@@ -116,8 +116,13 @@ export async function redirectWithFlash(
   res.redirect(303, to);
 }
 
-/** The page for a refusal: not found (also for another account's ids), forbidden, bad input. */
-export function errorPage(req: Request, res: Response, status: number, message: string): void {
+/**
+ * The one place an error becomes a page: not found (also for another account's ids), not
+ * allowed, bad input, our failure. Its code goes to the call log, as the API's do.
+ */
+export function renderErrorPage(req: Request, res: Response, error: ApiError): void {
+  req.context.errorCode = error.code;
+  const { status, message } = error;
   const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something is wrong';
   const back = req.dashboard ? html`<p><a href="/dashboard">Back to the dashboard</a></p>` : '';
   sendHtml(res, status, plainPage(res.locals.nonce as string, title, html`<p>${message}</p>${back}`));
@@ -126,7 +131,7 @@ export function errorPage(req: Request, res: Response, status: number, message: 
 export function requirePermission(req: Request, permission: Permission): void {
   const user = req.dashboard?.user;
   if (!user || !can(user.role, permission)) {
-    throw new DashboardError(403, `Your role (${user?.role ?? 'none'}) does not allow this. Ask an owner.`);
+    throw notAllowed(`Your role (${user?.role ?? 'none'}) does not allow this. Ask an owner.`);
   }
 }
 
@@ -145,9 +150,9 @@ export async function act(
     const done = await work();
     if (done !== undefined && !res.headersSent) await redirectWithFlash(deps, req, res, back, 'ok', done);
   } catch (err) {
-    if (err instanceof ApiError || err instanceof DashboardError) {
-      if (err instanceof ApiError) req.context.errorCode = err.code;
-      if (err.status === 404 || err.status === 403) return errorPage(req, res, err.status, err.message);
+    if (err instanceof ApiError) {
+      if (err.status === 404 || err.status === 403) return renderErrorPage(req, res, err);
+      req.context.errorCode = err.code;
       return redirectWithFlash(deps, req, res, back, 'error', err.message);
     }
     throw err;

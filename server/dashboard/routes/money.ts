@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { iterateLedger } from '../../domain/balance.js';
 import { iso } from '../../domain/clock.js';
 import type { Deps } from '../../domain/context.js';
-import { DashboardError } from '../../domain/dashboard-users.js';
 import { movementTimeline, overview } from '../../domain/dashboard-views.js';
+import { ApiError } from '../../domain/errors.js';
 import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
@@ -75,7 +75,9 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
       const body = bodyOf(req);
       const amount = body.amount ? Number(body.amount) : undefined;
       if (amount !== undefined && (!Number.isSafeInteger(amount) || amount <= 0)) {
-        throw new DashboardError(400, 'The amount must be a whole number greater than 0.', 'amount');
+        throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number greater than 0.', {
+          param: 'amount',
+        });
       }
       const refund = await createRefund(deps, await callerOf(deps, req, mode), {
         payment_id: id,
@@ -142,7 +144,9 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
   router.get('/reports/balance-transactions.csv', async (req, res) => {
     const range = dateRange(queryOf(req));
     if (range.created_gte === undefined || range.created_lt === undefined) {
-      throw new DashboardError(400, 'Choose the first and last day of the report.');
+      throw new ApiError(400, 'invalid_parameter', 'Choose the first and last day of the report.', {
+        param: range.created_gte === undefined ? 'from' : 'to',
+      });
     }
     const rows = iterateLedger(deps, await callerOf(deps, req, mode), {
       from: range.created_gte,

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { eventNameValues } from '../../../generated/openapi.js';
 import type { Deps } from '../../domain/context.js';
-import { DashboardError } from '../../domain/dashboard-users.js';
 import { endpointDeliveries } from '../../domain/dashboard-views.js';
 import { sendTestEvent } from '../../domain/dashboard-webhooks.js';
+import { ApiError } from '../../domain/errors.js';
 import * as webhooks from '../../domain/webhooks.js';
 import type { Mode } from '../../storage/rows.js';
 import { descriptionField, eventsField, webhookUrlField } from '../input.js';
@@ -77,7 +77,9 @@ export function webhookRoutes(deps: Deps, mode: Mode): Router {
     await act(deps, req, res, `${list}/${id}`, async () => {
       requirePermission(req, 'webhooks');
       const status = bodyOf(req).status;
-      if (status !== 'enabled' && status !== 'disabled') throw new DashboardError(400, 'Unknown status.');
+      if (status !== 'enabled' && status !== 'disabled') {
+        throw new ApiError(400, 'invalid_field', 'Unknown status.', { param: 'status' });
+      }
       await webhooks.updateWebhookEndpoint(deps, await callerOf(deps, req, mode), id, { status });
       return status === 'enabled' ? 'Endpoint enabled.' : 'Endpoint disabled: no event is sent to it.';
     });
@@ -102,7 +104,10 @@ export function webhookRoutes(deps: Deps, mode: Mode): Router {
     await act(deps, req, res, `${list}/${id}`, async () => {
       requirePermission(req, 'webhooks');
       const result = await sendTestEvent(deps, await callerOf(deps, req, mode), id);
-      if (!result.ok) throw new DashboardError(502, `The test event was not delivered: ${result.error}`);
+      if (!result.ok) {
+        // The endpoint, not this service, failed: the contract has no code of its own for that.
+        throw new ApiError(502, 'service_unavailable', `The test event was not delivered: ${result.error}`);
+      }
       return `Test event ${result.eventId} delivered: the endpoint answered HTTP ${result.status} in ${result.durationMs} ms.`;
     });
   });
