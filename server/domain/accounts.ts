@@ -7,7 +7,7 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import type { VerifiedKeys } from './verified-keys.js';
-import { type Answer, write } from './write.js';
+import { type Answer, storeAt, write } from './write.js';
 
 const keyPattern = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
 
@@ -76,7 +76,7 @@ export async function createAccount(
   now: number,
 ): Promise<NewAccount> {
   const account = newAccount(input, now);
-  await store.run(insertAccount, { ...account.rows, onlyFirst: false });
+  await write(storeAt(store, now), insertAccount, { ...account.rows, onlyFirst: false });
   return account.created;
 }
 
@@ -92,7 +92,8 @@ export async function createFirstAccount(
   now: number,
 ): Promise<NewAccount | undefined> {
   const account = newAccount(input, now);
-  return (await store.run(insertAccount, { ...account.rows, onlyFirst: true })) ? account.created : undefined;
+  const created = await write(storeAt(store, now), insertAccount, { ...account.rows, onlyFirst: true });
+  return created ? account.created : undefined;
 }
 
 interface AccountRows {
@@ -219,7 +220,7 @@ export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: 
   const account = await store.read((tx) => tx.accounts.accountByApiUser(apiUser));
   if (!account) throw new Error(`No account has the API user ${apiUser}.`);
   const key = newKey(account.id, mode, now);
-  await store.run(replaceKeys, { key: key.row, now });
+  await write(storeAt(store, now), replaceKeys, { key: key.row, now });
   return key.secret;
 }
 

@@ -11,7 +11,7 @@ import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
 import { newId } from './ids.js';
-import { write } from './write.js';
+import { storeAt, write } from './write.js';
 
 /** Sessions end after this long without a request... */
 export const sessionIdleMs = 30 * 60 * 1000;
@@ -105,7 +105,7 @@ export async function createDashboardUser(
   const secret = input.password === undefined ? null : await hashPassword(input.password);
   const id = newId('usr');
   const linkToken = secret ? null : newToken();
-  const user = await store.run(insertUser, {
+  const user = await write(storeAt(store, now), insertUser, {
     row: {
       id,
       account_id: input.accountId,
@@ -146,7 +146,7 @@ export const insertUser = defineUnit(
 /** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
 export async function issueLink(store: Store, userId: string, now: number): Promise<string> {
   const token = newToken();
-  await store.run(insertLink, { tokenHash: tokenHash(token), userId, now });
+  await write(storeAt(store, now), insertLink, { tokenHash: tokenHash(token), userId, now });
   return token;
 }
 

@@ -1,5 +1,5 @@
 import type { Mode } from '../storage/rows.js';
-import type { Tx } from '../storage/store.js';
+import type { Store, Tx } from '../storage/store.js';
 import {
   crossesThreads,
   type Definition,
@@ -83,7 +83,12 @@ crossesThreads(IdempotencyRace);
  * @example
  * const payout = await write(deps, insertPayout, { caller, plan, now }, answer);
  */
-export async function write<A, R>(deps: Deps, unit: Unit<A, R>, args: A, answer?: Answer<R>): Promise<R> {
+export async function write<A, R>(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  unit: Unit<A, R>,
+  args: A,
+  answer?: Answer<R>,
+): Promise<R> {
   if (!answer) return deps.store.run(unit, args);
   const answeredArgs: AnsweredArgs = {
     unit: refOf(unit),
@@ -104,6 +109,11 @@ export async function write<A, R>(deps: Deps, unit: Unit<A, R>, args: A, answer?
   if ('stored' in outcome) throw storedAnswer(outcome.stored);
   answer.text = outcome.text;
   return outcome.value as R;
+}
+
+/** A store whose clock stands at `now`: `write`'s `deps` for a caller that has no other. */
+export function storeAt(store: Store, now: number): Pick<Deps, 'store' | 'clock'> {
+  return { store, clock: { now: () => now } };
 }
 
 interface AnsweredArgs {
