@@ -1,16 +1,25 @@
 import type { Response } from 'express';
-import type { RenderedJson } from '../domain/lists.js';
-
-export type { RenderedJson };
 
 /** The success envelope of the seed: `{ status: 'success', data }`. */
 export function success<T>(data: T): { status: 'success'; data: T } {
   return { status: 'success', data };
 }
 
+/**
+ * The one way the API sends JSON: `json` is the body's text, rendered once (by a write, a list's
+ * read, `sendSuccess` or the error handler), sent with the status, headers and bytes `res.json`
+ * would send for it. With response validation on (development and tests) it goes through
+ * `res.json` instead, which the contract validator wraps to check the response;
+ * test/server/rendered-lists.test.ts and sent-json.test.ts check that both ways answer alike.
+ */
+export function sendJson(res: Response, status: number, json: string): void {
+  if (throughResJson(res)) res.status(status).json(JSON.parse(json));
+  else sendJsonText(res, status, json);
+}
+
+/** `{ status: 'success', data }`, rendered here and sent by `sendJson`. */
 export function sendSuccess(res: Response, status: number, data: unknown): void {
-  if (throughResJson(res)) res.status(status).json(success(data));
-  else sendJsonText(res, status, JSON.stringify(success(data)));
+  sendJson(res, status, JSON.stringify(success(data)));
 }
 
 /**
@@ -25,7 +34,6 @@ function throughResJson(res: Response): boolean {
  * Sends JSON text with the status, headers and bytes `res.json` sends for it (no ETag: the
  * app turns them off), without its steps for other kinds of body: choosing and parsing a
  * Content-Type, copying the text into a Buffer, a second write for the body (docs/performance.md).
- * test/server/sent-json.test.ts checks that both answer alike.
  */
 function sendJsonText(res: Response, status: number, json: string): void {
   res.statusCode = status;
@@ -33,15 +41,4 @@ function sendJsonText(res: Response, status: number, json: string): void {
   res.setHeader('Content-Length', Buffer.byteLength(json));
   if (res.req.method === 'HEAD') res.end();
   else res.end(json);
-}
-
-/**
- * Sends a body already rendered to JSON text (a list's page, rendered where it was read): the
- * bytes and headers `res.json` sends for the object it came from. With response validation on
- * (development and tests) it goes through `res.json` instead, which the contract validator
- * checks; test/server/rendered-lists.test.ts checks that both ways answer alike.
- */
-export function sendRendered(res: Response, status: number, json: RenderedJson): void {
-  if (throughResJson(res)) res.status(status).json(JSON.parse(json));
-  else sendJsonText(res, status, json);
 }

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { childForRequest } from '../observability/logger.js';
+import { sendJson } from './envelope.js';
 import { restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
@@ -172,6 +173,10 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     const message = apiError?.message ?? 'Something went wrong on our side. Nothing is shown of it here.';
     if (status === 503) res.setHeader('Retry-After', '1');
     for (const [name, value] of Object.entries(apiError?.headers ?? {})) res.setHeader(name, value);
-    res.status(status).json(errorBody(requestId, code, message, apiError?.param, apiError?.details));
+    sendJson(
+      res,
+      status,
+      JSON.stringify(errorBody(requestId, code, message, apiError?.param, apiError?.details)),
+    );
   };
 }

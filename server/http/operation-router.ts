@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AlreadyAnswered, type Answer } from '../domain/write.js';
 import type { Rendering } from '../storage/unit.js';
-import { type RenderedJson, sendRendered } from './envelope.js';
+import { sendJson } from './envelope.js';
 import { idempotencyKeyOf } from './idempotency.js';
 import { contractMatch } from './openapi-validator.js';
 
@@ -66,11 +66,11 @@ export class OperationRouter {
       } catch (error) {
         if (!(error instanceof AlreadyAnswered)) throw error;
         res.setHeader('Idempotent-Replayed', 'true');
-        sendRendered(res, error.status, error.text as RenderedJson);
+        sendJson(res, error.status, error.text);
         return;
       }
       if (answer.text === undefined) throw new Error(`${operation} ended without its write's response`);
-      sendRendered(res, answer.status, answer.text as RenderedJson);
+      sendJson(res, answer.status, answer.text);
     });
   }
 

@@ -2,7 +2,7 @@ import type { ApiKeyRotate } from '../../generated/openapi.js';
 import * as accounts from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import * as logs from '../domain/logs.js';
-import { sendRendered, sendSuccess } from '../http/envelope.js';
+import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { apiKeyResponse, logsPage, rotationResponse } from '../http/renderings.js';
 import { toApiKey, toPage } from '../http/representations.js';
@@ -26,7 +26,7 @@ export function operationRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: logsPage, context: null },
     );
-    sendRendered(res, 200, page);
+    sendJson(res, 200, page);
   });
 
   router.get('/api-keys', async (req, res) => {

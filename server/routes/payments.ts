@@ -1,7 +1,7 @@
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payments from '../domain/payments.js';
-import { sendRendered, sendSuccess } from '../http/envelope.js';
+import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter, WriteHandler } from '../http/operation-router.js';
 import { paymentResponse, paymentsPage } from '../http/renderings.js';
 import { toPayment } from '../http/representations.js';
@@ -32,7 +32,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: paymentsPage, context: deps.config.publicUrl },
     );
-    sendRendered(res, 200, page);
+    sendJson(res, 200, page);
   });
 
   router.get('/payments/:id', async (req, res) => {

@@ -1,7 +1,7 @@
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as payouts from '../domain/payouts.js';
-import { sendRendered, sendSuccess } from '../http/envelope.js';
+import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { bulkPayoutResponse, payoutResponse, payoutsPage } from '../http/renderings.js';
 import { toPayout } from '../http/representations.js';
@@ -32,7 +32,7 @@ export function payoutRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: payoutsPage, context: null },
     );
-    sendRendered(res, 200, page);
+    sendJson(res, 200, page);
   });
 
   router.get('/payouts/:id', async (req, res) => {

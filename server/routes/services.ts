@@ -1,7 +1,7 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as services from '../domain/services.js';
-import { sendRendered, sendSuccess } from '../http/envelope.js';
+import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { serviceResponse, servicesPage } from '../http/renderings.js';
 import { toService } from '../http/representations.js';
@@ -19,7 +19,7 @@ export function serviceRoutes(deps: Deps, router: OperationRouter): void {
       rendering: servicesPage,
       context: null,
     });
-    sendRendered(res, 200, page);
+    sendJson(res, 200, page);
   });
 
   router.get('/services/:id', async (req, res) => {

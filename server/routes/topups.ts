@@ -1,7 +1,7 @@
 import type { TopupCreate } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
 import * as topups from '../domain/topups.js';
-import { sendRendered, sendSuccess } from '../http/envelope.js';
+import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { topupResponse, topupsPage } from '../http/renderings.js';
 import { toTopup } from '../http/representations.js';
@@ -20,7 +20,7 @@ export function topupRoutes(deps: Deps, router: OperationRouter): void {
       pageOf(req),
       { rendering: topupsPage, context: null },
     );
-    sendRendered(res, 200, page);
+    sendJson(res, 200, page);
   });
 
   router.get('/topups/:id', async (req, res) => {

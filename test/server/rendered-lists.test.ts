@@ -1,6 +1,6 @@
 /**
  * The five account lists answer with their page rendered where it was read (on SQLite the
- * reader thread, server/domain/lists.ts) and sent as JSON text (`sendRendered`). Production
+ * reader thread, server/domain/lists.ts) and sent as JSON text (`sendJson`). Production
  * sends that text as it is; with response validation on, as in every other test, it goes
  * through `res.json` for the contract validator, which wraps it on each response. Both ways
  * must answer alike, byte for byte: each list is asked of the test server (responses validated)

@@ -1,5 +1,5 @@
 /**
- * `sendSuccess` and `sendRendered` (server/http/envelope.ts) write the JSON text themselves
+ * `sendSuccess` and `sendJson` (server/http/envelope.ts) write the JSON text themselves
  * in production, where Express's `res.json` went through `res.send`; with response validation
  * on they still call `res.json`. Both ways must answer alike:
  * the same status, headers and bytes, for every method that reaches them, for bodies with
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedJson } from '../../server/domain/lists.js';
-import { sendRendered, sendSuccess, success } from '../../server/http/envelope.js';
+import { sendJson, sendSuccess, success } from '../../server/http/envelope.js';
 
 const bodies: Record<string, unknown> = {
   payment: { id: 'pay_0123456789ABCDEFabcdefgh', amount: 2500, currency: 'XAF', refunded: null, paid: true },
@@ -33,7 +33,7 @@ beforeAll(async () => {
     sendSuccess(res, Number(req.params.status), bodies[req.params.name]);
   });
   app.all('/rendered/:name/:status', (req, res) => {
-    sendRendered(
+    sendJson(
       res,
       Number(req.params.status),
       JSON.stringify(success(bodies[req.params.name])) as RenderedJson,
