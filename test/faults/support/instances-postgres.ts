@@ -180,6 +180,34 @@ export async function leasedDeliveries(url: string): Promise<Map<string, number>
 }
 
 /**
+ * Freezes `b` (SIGSTOP) at a moment both instances hold webhook leases (more than one instance
+ * may hold, `mostOneInstanceHolds`), reads them, and kills it; returns the leases read. Frozen,
+ * none it holds can end between that read and the kill, however long a busy machine takes; if
+ * it held none then, it runs on and the read is tried again.
+ */
+export async function killWhileBothHoldLeases(
+  pair: Pair,
+  mostOneInstanceHolds: number,
+): Promise<Map<string, number>> {
+  let leased = new Map<string, number>();
+  await waitUntil(
+    async () => {
+      if ((await leasedDeliveries(pair.url)).size <= mostOneInstanceHolds) return false;
+      pair.b.pause();
+      leased = await leasedDeliveries(pair.url);
+      if (leased.size > mostOneInstanceHolds) return true;
+      pair.b.resume();
+      return false;
+    },
+    30_000,
+    () => 'both instances never held webhook leases at once',
+    5,
+  );
+  await pair.b.kill();
+  return leased;
+}
+
+/**
  * Of the leases read while an instance was frozen just before its kill, those it left behind.
  * The survivor's lease on a delivery changes when its attempt ends (it records the answer); a
  * dead instance's stays as it was until it ends. So the leases are read until every one has
