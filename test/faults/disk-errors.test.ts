@@ -60,7 +60,7 @@ import {
   tempFolder,
   waitUntil,
 } from './support/load.js';
-import { inspectMoney, tableCounts } from './support/money.js';
+import { inspectMoney, openReadOnly, tableCounts } from './support/money.js';
 
 const isRoot = process.getuid?.() === 0;
 const nobody = { uid: 65534, gid: 65534 };
@@ -142,7 +142,9 @@ const prepareSettleMs = 2000;
  * Creates an account, a service, a funded balance, a payout with a stored idempotent answer,
  * and a payment still waiting for its operator, on a server the function starts and returns.
  */
-async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: ChildServer }> {
+async function prepare(
+  dbPath: string,
+): Promise<{ prepared: Prepared; server: ChildServer; lastRequestId: string }> {
   const account = await createAccountWithCli(dbPath, 'Disk faults');
   const server = await startChildServer({
     dbPath,
@@ -172,6 +174,7 @@ async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: Ch
   expect(payment.status, payment.text).toBe(202);
   return {
     server,
+    lastRequestId: payment.headers.get('x-request-id') as string,
     prepared: {
       account,
       serviceId,
@@ -180,6 +183,16 @@ async function prepare(dbPath: string): Promise<{ prepared: Prepared; server: Ch
       pendingDueAt: Date.now() + prepareSettleMs,
     },
   };
+}
+
+/** Whether the call log holds the request `requestId` (read-only, beside the running server). */
+function callLogged(dbPath: string, requestId: string): boolean {
+  const db = openReadOnly(dbPath);
+  try {
+    return db.prepare('SELECT 1 FROM call_logs WHERE request_id = ?').get(requestId) !== undefined;
+  } finally {
+    db.close();
+  }
 }
 
 /** Kills the preparing server before its payment can settle, and folds the WAL into the file. */
@@ -500,6 +513,89 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
   );
 });
 
+/** A server running on a full disk, what was prepared before, and how to give the space back. */
+interface FullDisk {
+  faulty: ChildServer;
+  prepared: Prepared;
+  /** Gives the space back; returns the server to go on with. */
+  lift: () => Promise<ChildServer>;
+  /** Bytes of filler written (tmpfs only). */
+  filled: number;
+}
+
+/**
+ * A 2 MB tmpfs whose last byte a filler file takes while the server runs (paused meanwhile,
+ * with its WAL truncated, so the fault bites); its payment falls due when the disk is full.
+ */
+async function fillTmpfs(dir: string, dbPath: string): Promise<FullDisk> {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
+  mounts.push(dir);
+  const { prepared, server: faulty, lastRequestId } = await prepare(dbPath);
+  // The call log of the last request is written after its answer: wait for it, or it would be
+  // the one write that finds the disk full.
+  await waitUntil(
+    () => callLogged(dbPath, lastRequestId),
+    10_000,
+    () => `the call log of ${lastRequestId} never reached the file`,
+    20,
+  );
+  await stopWithEmptyWal(faulty, dbPath);
+  // The premise: the payment is still waiting for its operator when the disk fills up.
+  const payment = inspectMoney(dbPath).movements.find((m) => m.id === prepared.pendingPaymentId);
+  expect(payment?.status).toBe('initiated');
+  const filler = join(dir, 'filler');
+  const fd = openSync(filler, 'w');
+  let filled = 0;
+  for (const size of [65_536, 4096, 512, 1]) {
+    const chunk = Buffer.alloc(size, 1);
+    for (;;) {
+      try {
+        const written = writeSync(fd, chunk);
+        filled += written;
+        if (written < size) break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+        break;
+      }
+    }
+  }
+  closeSync(fd);
+  faulty.resume();
+  const lift = async () => {
+    // Space comes back as an operator would give it: the file system grows, not just the
+    // filler's bytes. Those alone would soon be taken again: the WAL grows up to its
+    // checkpoint threshold (1000 pages, 4 MB) before being reused, more than the 2 MB here.
+    execFileSync('mount', ['-o', 'remount,size=64m', dir]);
+    unlinkSync(filler);
+    return faulty;
+  };
+  return { faulty, prepared, lift, filled };
+}
+
+/**
+ * A file size limit on the server process: its WAL cannot grow past 32 KB (the shared memory
+ * file needs exactly that), so no money movement fits.
+ */
+async function limitFileSize(dbPath: string): Promise<FullDisk> {
+  const ready = await prepare(dbPath);
+  const { prepared } = ready;
+  await freeze(ready.server, dbPath, prepared);
+  const faulty = await startChildServer({
+    dbPath,
+    name: 'size-limited',
+    env: localEndpoints,
+    prefix: ['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"'],
+  });
+  servers.push(faulty);
+  const lift = async () => {
+    await faulty.stop();
+    const again = await startChildServer({ dbPath, name: 'unlimited-again', env: localEndpoints });
+    servers.push(again);
+    return again;
+  };
+  return { faulty, prepared, lift, filled: 0 };
+}
+
 // About the SQLite file's disk; see database-outage-postgres.test.ts for PostgreSQL.
 describe.skipIf(testEngine === 'postgres')('a full disk', () => {
   it(`answers writes 503, serves reads, commits nothing partial, and recovers (${diskFullTechnique})`, {
@@ -508,83 +604,23 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
     const started = Date.now();
     const dir = join(folder.dir, 'full-disk');
     mkdirSync(dir);
-    let filled = 0;
-    let faulty: ChildServer;
-    let prepared: Prepared;
-    let lift: () => Promise<ChildServer>;
     const dbPath = join(dir, 'payments.db');
-
-    if (diskFullTechnique === 'tmpfs') {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
-      mounts.push(dir);
-      // The server keeps running through the fault; its payment falls due 2 s after it was
-      // made, when the disk is full.
-      const ready = await prepare(dbPath);
-      prepared = ready.prepared;
-      faulty = ready.server;
-      await sleep(100); // let the last request's call log reach the disk
-      await stopWithEmptyWal(faulty, dbPath);
-      const filler = join(dir, 'filler');
-      const fd = openSync(filler, 'w');
-      for (const size of [65_536, 4096, 512, 1]) {
-        const chunk = Buffer.alloc(size, 1);
-        for (;;) {
-          try {
-            const written = writeSync(fd, chunk);
-            filled += written;
-            if (written < size) break;
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-            break;
-          }
-        }
-      }
-      closeSync(fd);
-      faulty.resume();
-      lift = async () => {
-        // Space comes back as an operator would give it: the file system grows, not just the
-        // filler's bytes. Those alone would soon be taken again: the WAL grows up to its
-        // checkpoint threshold (1000 pages, 4 MB) before being reused, more than the 2 MB here.
-        execFileSync('mount', ['-o', 'remount,size=64m', dir]);
-        unlinkSync(filler);
-        return faulty;
-      };
-    } else {
-      // A file size limit on the server process: its WAL cannot grow past 32 KB (the shared
-      // memory file needs exactly that), so no money movement fits.
-      const ready = await prepare(dbPath);
-      prepared = ready.prepared;
-      await freeze(ready.server, dbPath, prepared);
-      faulty = await startChildServer({
-        dbPath,
-        name: 'size-limited',
-        env: localEndpoints,
-        prefix: ['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"'],
-      });
-      servers.push(faulty);
-      lift = async () => {
-        await faulty.stop();
-        const again = await startChildServer({ dbPath, name: 'unlimited-again', env: localEndpoints });
-        servers.push(again);
-        return again;
-      };
-    }
+    const tmpfs = diskFullTechnique === 'tmpfs';
+    const { faulty, prepared, lift, filled } = tmpfs
+      ? await fillTmpfs(dir, dbPath)
+      : await limitFileSize(dbPath);
 
     const countsBefore = tableCounts(dbPath);
-    const outcome = await underFault(faulty, dbPath, prepared, 'full', diskFullTechnique === 'rlimit');
-    if (diskFullTechnique === 'tmpfs') {
-      // Not a row was written while the disk was full: not a movement, not a call log.
-      expect(tableCounts(dbPath)).toEqual(countsBefore);
-    }
-    expect(logged(faulty, diskFullTechnique === 'tmpfs' ? /^SQLITE_FULL/ : /^SQLITE_(FULL|IOERR)/)).toBe(
-      true,
-    );
+    const outcome = await underFault(faulty, dbPath, prepared, 'full', !tmpfs);
+    // Not a row was written while the disk was full: not a movement, not a call log.
+    if (tmpfs) expect(tableCounts(dbPath)).toEqual(countsBefore);
+    expect(logged(faulty, tmpfs ? /^SQLITE_FULL/ : /^SQLITE_(FULL|IOERR)/)).toBe(true);
     const errorCodes = errorCodesOf(faulty);
     const recovered = await lift();
     const retried = await afterLift(recovered, dbPath, prepared, outcome);
     await recovered.stop();
     console.info(
-      `[faults/disk-errors] full disk (${diskFullTechnique === 'tmpfs' ? `2 MB tmpfs, ${filled} bytes of filler` : 'ulimit -f 64 (32 KB)'}): ` +
+      `[faults/disk-errors] full disk (${tmpfs ? `2 MB tmpfs, ${filled} bytes of filler` : 'ulimit -f 64 (32 KB)'}): ` +
         `${outcome.answers.map((a) => a.status).join(',')} for ${outcome.writes.map((w) => w.label).join(', ')}; ` +
         `errors logged: ${errorCodes}; reads and replay 200/202; server stayed up; ` +
         `${retried} retried with the same keys after the space came back, each created once; ` +

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CallResult,
   type ChildServer,
   type CliAccount,
   callApi,
@@ -20,8 +21,10 @@ import { testEngine } from '../support/server.js';
 import {
   documented503,
   internalErrors,
+  type LogicalRequest,
   logicalRequest,
   numbers,
+  pollUntil,
   seededRandom,
   sleep,
   tempFolder,
@@ -58,8 +61,7 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     options: Parameters<typeof callApi>[4] = {},
   ) => callApi(server.url, account, method, path, options);
 
-  // Both tests use the same file and the same two processes; the second does not depend on
-  // what the first checked, only on the balance the first left (at least 0).
+  // Both situations use the same file and the same two processes; each funds what it spends.
   beforeAll(async () => {
     account = await createAccountWithCli(dbPath, 'Two processes');
     [a, b] = await Promise.all([
@@ -69,104 +71,135 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     servers.push(a, b);
   });
 
-  it('never overdraw under parallel payouts, and settle each item once', { timeout: 90_000 }, async () => {
-    const started = Date.now();
-
-    const fund = await on(a, 'POST', '/topups', {
-      idempotencyKey: 'two-fund',
-      body: logicalRequest('topup', 'two-fund', funded, numbers.success, '').body,
+  /** Tops up through `a` and waits until `b` sees it settled. */
+  async function fund(key: string, amount: number) {
+    const topup = await on(a, 'POST', '/topups', {
+      idempotencyKey: key,
+      body: logicalRequest('topup', key, amount, numbers.success, '').body,
     });
-    expect(fund.status, fund.text).toBe(202);
+    expect(topup.status, topup.text).toBe(202);
     await waitUntil(
       async () =>
-        (await on(b, 'GET', `/topups/${fund.body.data.transaction_id}`)).body.data.status === 'success',
+        (await on(b, 'GET', `/topups/${topup.body.data.transaction_id}`)).body.data.status === 'success',
       15_000,
-      () => 'the funding top-up never settled',
+      () => `the top-up ${key} never settled`,
     );
+  }
 
-    // 80 payouts at once, alternating between the processes, asking for about 3 times the balance.
-    const random = seededRandom(seed);
-    const payouts = Array.from({ length: parallelPayouts }, (_, i) =>
-      logicalRequest(
-        'payout',
-        `two-${seed}-po-${i}`,
-        300 + Math.floor(random() * 10) * 100,
-        numbers.success,
-        '',
-      ),
-    );
-    const responses = await Promise.all(
-      payouts.map((p, i) => on(i % 2 === 0 ? a : b, 'POST', p.path, { body: p.body, idempotencyKey: p.key })),
-    );
-    const accepted = payouts.filter((_, i) => responses[i]?.status === 202);
-    const refused = payouts.filter((_, i) => responses[i]?.status === 403);
-    const unavailable = payouts.filter((_, i) => responses[i]?.status === 503);
-    const other = responses
-      .map((r, i) => ({ r, p: payouts[i] }))
-      .filter(({ r }) => ![202, 403, 503].includes(r.status))
-      .map(({ r, p }) => `${p?.key}: ${r.status} ${r.text}`);
-    expect(other).toEqual([]);
-    for (const [i, r] of responses.entries()) {
-      if (r.status === 403) expect(r.body.error.code, payouts[i]?.key).toBe('insufficient_balance');
-      if (r.status === 503) expect(documented503(r), r.text).toBe(true);
-    }
-    const paidOut = accepted.reduce((sum, p) => sum + p.amount, 0);
-    expect(paidOut).toBeLessThanOrEqual(funded);
-    expect(refused.length).toBeGreaterThan(0);
+  describe('take parallel payouts asking for about 3 times the balance, and top-ups', () => {
+    let before: number;
+    let payouts: LogicalRequest[];
+    let responses: CallResult[];
+    let topups: LogicalRequest[];
+    let topupResponses: CallResult[];
+    let settled: MoneySnapshot;
+    const answered = (status: number) => payouts.filter((_, i) => responses[i]?.status === status);
+    const xafBalance = async () =>
+      (await on(b, 'GET', '/balance')).body.data.balances.find(
+        (x: { currency: string }) => x.currency === 'XAF',
+      ).available as number;
 
-    // Payouts to a success number are never reversed, and nothing else moved: the balance only
-    // fell, so every refused payout was larger than what is left now.
-    const balance = (await on(b, 'GET', '/balance')).body.data.balances.find(
-      (x: { currency: string }) => x.currency === 'XAF',
-    ).available as number;
-    expect(balance).toBe(funded - paidOut);
-    expect(balance).toBeGreaterThanOrEqual(0);
-    for (const p of refused) expect(p.amount, p.key).toBeGreaterThan(balance);
+    beforeAll(async () => {
+      await fund('two-fund', funded);
+      before = await xafBalance();
+      // 80 payouts at once, alternating between the processes.
+      const random = seededRandom(seed);
+      payouts = Array.from({ length: parallelPayouts }, (_, i) =>
+        logicalRequest(
+          'payout',
+          `two-${seed}-po-${i}`,
+          300 + Math.floor(random() * 10) * 100,
+          numbers.success,
+          '',
+        ),
+      );
+      responses = await Promise.all(
+        payouts.map((p, i) =>
+          on(i % 2 === 0 ? a : b, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
+        ),
+      );
+    }, 60_000);
 
-    // Top-ups through both processes; both settlement workers race to credit them.
-    const topups = Array.from({ length: parallelTopups }, (_, i) =>
-      logicalRequest('topup', `two-${seed}-tu-${i}`, 1000 + i, numbers.success2, ''),
-    );
-    const topupResponses = await Promise.all(
-      topups.map((t, i) => on(i % 2 === 0 ? b : a, 'POST', t.path, { body: t.body, idempotencyKey: t.key })),
-    );
-    expect(topupResponses.map((r) => r.status)).toEqual(topups.map(() => 202));
+    it('ask for more than the balance holds, so some are refused (the premise)', () => {
+      expect(payouts.reduce((sum, p) => sum + p.amount, 0)).toBeGreaterThan(2 * before);
+      expect(answered(403).length).toBeGreaterThan(0);
+    });
 
-    let snapshot: MoneySnapshot = inspectMoney(dbPath);
-    await waitUntil(
-      () => {
-        snapshot = inspectMoney(dbPath);
-        return snapshot.movements.every((m) => m.status === 'success');
-      },
-      20_000,
-      () => `still pending: ${snapshot.movements.filter((m) => m.status !== 'success').length}`,
-    );
-    expect(snapshot.problems).toEqual([]);
-    for (const p of payouts) {
-      const rows = snapshot.byReference.get(p.key) ?? [];
-      expect(rows.length, p.key).toBe(accepted.includes(p) ? 1 : 0);
-    }
-    const topupTotal = topups.reduce((sum, t) => sum + t.amount, 0);
-    const wallet = snapshot.balances[0];
-    expect(snapshot.balances.length).toBe(1);
-    expect(wallet?.available).toBe(funded - paidOut + topupTotal);
+    it('answer each 202, 403 insufficient_balance or a documented 503', () => {
+      const other = responses
+        .map((r, i) => ({ r, p: payouts[i] }))
+        .filter(({ r }) => ![202, 403, 503].includes(r.status))
+        .map(({ r, p }) => `${p?.key}: ${r.status} ${r.text}`);
+      expect(other).toEqual([]);
+      for (const [i, r] of responses.entries()) {
+        if (r.status === 403) expect(r.body.error.code, payouts[i]?.key).toBe('insufficient_balance');
+        if (r.status === 503) expect(documented503(r), r.text).toBe(true);
+      }
+    });
 
-    // Both processes' settlement workers raced over the same items: none was settled twice (one
-    // ledger row and one event per item, checked by inspectMoney), and no request failed.
-    const failures = internalErrors(servers);
-    expect(failures).toEqual([]);
-    console.info(
-      `[faults/two-processes] seed ${seed}: ${parallelPayouts} parallel payouts over 2 processes asking ` +
-        `${payouts.reduce((s, p) => s + p.amount, 0)} of ${funded}: ${accepted.length} × 202 (${paidOut}), ` +
-        `${refused.length} × 403, ${unavailable.length} × 503; balance ${balance} ≥ 0 and equal to its ledger; ` +
-        `${parallelTopups} top-ups settled once each by 2 racing workers; ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
+    it('never overdraw: the balance falls by what was paid out, below every refused payout', async () => {
+      const paidOut = answered(202).reduce((sum, p) => sum + p.amount, 0);
+      expect(paidOut).toBeLessThanOrEqual(before);
+      // Payouts to a success number are never reversed, and nothing else moved: the balance only
+      // fell, so every refused payout was larger than what is left now.
+      const balance = await xafBalance();
+      expect(balance).toBe(before - paidOut);
+      expect(balance).toBeGreaterThanOrEqual(0);
+      for (const p of answered(403)) expect(p.amount, p.key).toBeGreaterThan(balance);
+    });
+
+    describe('then top-ups through both, which both settlement workers race to credit', () => {
+      beforeAll(async () => {
+        topups = Array.from({ length: parallelTopups }, (_, i) =>
+          logicalRequest('topup', `two-${seed}-tu-${i}`, 1000 + i, numbers.success2, ''),
+        );
+        topupResponses = await Promise.all(
+          topups.map((t, i) =>
+            on(i % 2 === 0 ? b : a, 'POST', t.path, { body: t.body, idempotencyKey: t.key }),
+          ),
+        );
+        settled = await pollUntil(
+          () => inspectMoney(dbPath),
+          (snapshot) => snapshot.movements.every((m) => m.status === 'success'),
+          20_000,
+        );
+      }, 60_000);
+
+      it('accept every top-up and settle every movement', () => {
+        expect(topupResponses.map((r) => r.status)).toEqual(topups.map(() => 202));
+        expect(
+          settled.movements.filter((m) => m.status !== 'success').map((m) => `${m.kind} ${m.id}`),
+        ).toEqual([]);
+      });
+
+      it('hold exactly the accepted payouts', () => {
+        const accepted = answered(202);
+        for (const p of payouts) {
+          expect(settled.byReference.get(p.key)?.length ?? 0, p.key).toBe(accepted.includes(p) ? 1 : 0);
+        }
+      });
+
+      it('credit each top-up once: one ledger row and one event per item, the balance its ledger', () => {
+        expect(settled.problems).toEqual([]);
+        const paidOut = answered(202).reduce((sum, p) => sum + p.amount, 0);
+        const topupTotal = topups.reduce((sum, t) => sum + t.amount, 0);
+        expect(settled.balances.map((w) => w.available)).toEqual([before - paidOut + topupTotal]);
+        expect(internalErrors(servers)).toEqual([]);
+        console.info(
+          `[faults/two-processes] seed ${seed}: ${parallelPayouts} parallel payouts over 2 processes asking ` +
+            `${payouts.reduce((sum, p) => sum + p.amount, 0)} of ${before}: ${answered(202).length} × 202 (${paidOut}), ` +
+            `${answered(403).length} × 403, ${answered(503).length} × 503; ${parallelTopups} top-ups settled once each by 2 racing workers`,
+        );
+      });
+    });
   });
 
   it('answer 503 with Retry-After, changing nothing, when the write lock is held past busy_timeout', {
     timeout: 90_000,
   }, async () => {
     const started = Date.now();
+    // Enough for the five payouts below, whatever ran before.
+    await fund(`two-${seed}-lock-fund`, 1_000);
     // A third process whose workers stay idle for the next minute: its requests are the only
     // writers it has, so its first payout surely waits out the whole busy_timeout.
     const c = await startChildServer({

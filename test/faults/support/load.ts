@@ -110,6 +110,28 @@ export async function waitUntil(
   throw new Error(`Timed out after ${timeoutMs} ms: ${describe()}`);
 }
 
+/**
+ * Reads `read()` until `done` holds for what it read or `timeoutMs` passes, and returns the last
+ * value read either way: for a set-up that waits on a condition, whose absence the tests that
+ * need it then report (a set-up that threw would fail them all with one message).
+ *
+ * @example
+ * const settled = await pollUntil(() => readMoney(database), (s) => unsettled(s).length === 0, 30_000);
+ */
+export async function pollUntil<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() >= deadline) return value;
+    await sleep(intervalMs);
+  }
+}
+
 /** A temporary folder, removed by the returned function. */
 export function tempFolder(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
