@@ -4,7 +4,7 @@ import type {
   WebhookSecretRotation,
 } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
-import type { EndpointSubscription } from '../storage/repositories/events.js';
+import type { EndpointSubscription } from '../storage/repositories/webhook-endpoints.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -33,15 +33,15 @@ export const insertWebhookEndpoint = defineUnit(
   'webhooks.createEndpoint',
   async (tx, a: { row: NewEndpointRow; max: number }): Promise<WebhookEndpointRow> => {
     // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
-    if ((await tx.events.countEndpoints(a.row.account_id, a.row.mode)) >= a.max) {
+    if ((await tx.endpoints.count(a.row.account_id, a.row.mode)) >= a.max) {
       throw new ApiError(
         409,
         'too_many_webhook_endpoints',
         `This account already has ${a.max} webhook endpoints in ${a.row.mode} mode; delete one before adding another.`,
       );
     }
-    await tx.events.insertEndpoint(a.row);
-    return (await tx.events.endpointById(a.row.id)) as WebhookEndpointRow;
+    await tx.endpoints.insert(a.row);
+    return (await tx.endpoints.byId(a.row.id)) as WebhookEndpointRow;
   },
 );
 
@@ -78,18 +78,18 @@ export async function getWebhookEndpoint(
   caller: Caller,
   id: string,
 ): Promise<WebhookEndpointRow> {
-  const row = await deps.store.read(async (tx) => tx.events.getEndpoint(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.endpoints.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('webhook endpoint', id);
   return row;
 }
 
 export async function listWebhookEndpoints(deps: Deps, caller: Caller, page: PageRequest) {
-  return deps.store.read(async (tx) => tx.events.listEndpoints(caller.accountId, caller.mode, page));
+  return deps.store.read(async (tx) => tx.endpoints.list(caller.accountId, caller.mode, page));
 }
 
 /** The caller's endpoint, or a 404. */
 async function endpointOf(tx: Tx, caller: Caller, id: string): Promise<WebhookEndpointRow> {
-  const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
+  const row = await tx.endpoints.get(caller.accountId, caller.mode, id);
   if (!row) throw notFound('webhook endpoint', id);
   return row;
 }
@@ -111,7 +111,7 @@ export const updateEndpoint = defineUnit(
       status: changes.status ?? row.status,
       updated_at: a.now,
     };
-    await tx.events.updateEndpoint(updated);
+    await tx.endpoints.update(updated);
     return updated;
   },
 );
@@ -132,8 +132,8 @@ export const deleteEndpoint = defineUnit(
   'webhooks.deleteEndpoint',
   async (tx, a: { caller: Caller; id: string; now: number }): Promise<void> => {
     const row = await endpointOf(tx, a.caller, a.id);
-    await tx.events.updateEndpoint({ ...row, deleted_at: a.now, updated_at: a.now });
-    await tx.events.cancelDeliveries(a.id);
+    await tx.endpoints.update({ ...row, deleted_at: a.now, updated_at: a.now });
+    await tx.deliveries.cancelOf(a.id);
   },
 );
 
@@ -161,7 +161,7 @@ export const rotateSecret = defineUnit(
       previous_secret_expires_at: a.overlapMs > 0 ? a.now + a.overlapMs : null,
       updated_at: a.now,
     };
-    await tx.events.updateEndpoint(updated);
+    await tx.endpoints.update(updated);
     return updated;
   },
 );
@@ -192,19 +192,19 @@ export async function listEvents(
   const conditions: Condition[] = timeConditions(filters);
   if (filters.event) conditions.push(['event = ?', filters.event]);
   if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
-  return deps.store.read(async (tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.events.list(caller.accountId, caller.mode, conditions, page));
 }
 
 export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {
-  const row = await deps.store.read(async (tx) => tx.events.getEvent(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.events.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('event', id);
   return row;
 }
 
 export async function listEventDeliveries(deps: Deps, caller: Caller, eventId: string, page: PageRequest) {
   return deps.store.read(async (tx) => {
-    if (!(await tx.events.getEvent(caller.accountId, caller.mode, eventId))) throw notFound('event', eventId);
-    return tx.events.listDeliveries(eventId, page);
+    if (!(await tx.events.get(caller.accountId, caller.mode, eventId))) throw notFound('event', eventId);
+    return tx.deliveries.list(eventId, page);
   });
 }
 
@@ -217,19 +217,19 @@ export const resend = defineUnit(
     a: { caller: Caller; eventId: string; endpointId: string | undefined; now: number },
   ): Promise<DeliveryRow[]> => {
     const { caller, eventId, endpointId, now } = a;
-    const event = await tx.events.getEvent(caller.accountId, caller.mode, eventId);
+    const event = await tx.events.get(caller.accountId, caller.mode, eventId);
     if (!event) throw notFound('event', eventId);
     const endpoints: EndpointSubscription[] =
       endpointId !== undefined
         ? [await endpointOf(tx, caller, endpointId)]
-        : (await tx.events.enabledEndpoints(caller.accountId, caller.mode)).filter((e) =>
+        : (await tx.endpoints.enabled(caller.accountId, caller.mode)).filter((e) =>
             subscribes(e, event.event),
           );
     const deliveries: DeliveryRow[] = [];
     for (const endpoint of endpoints) {
       const id = newId('whd');
-      await tx.events.insertDelivery(id, event.id, endpoint.id, now, now);
-      deliveries.push((await tx.events.delivery(id)) as DeliveryRow);
+      await tx.deliveries.insert(id, event.id, endpoint.id, now, now);
+      deliveries.push((await tx.deliveries.byId(id)) as DeliveryRow);
     }
     return deliveries;
   },

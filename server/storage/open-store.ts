@@ -73,9 +73,9 @@ function openSqliteStore(db: Db, path: string, key: Buffer, logger: Logger | und
  * migrations/009_forget_revealed_responses.sql, which an older version's writes run too).
  */
 async function cleanOldSecrets(store: Store, db: Db): Promise<void> {
-  const clearSecrets = await store.read((tx) => tx.events.hasClearSecrets());
+  const clearSecrets = await store.read((tx) => tx.endpoints.hasClearSecrets());
   if (!clearSecrets && !scrubMark.isSet(db)) return;
-  if (clearSecrets) await store.transact((tx) => tx.events.sealClearSecrets());
+  if (clearSecrets) await store.transact((tx) => tx.endpoints.sealClearSecrets());
   await store.vacuum();
   await store.checkpoint();
   // Cleared last: a crash before this point scrubs again at the next start.

@@ -8,7 +8,8 @@
  * and apply what these functions decide. Decision docs/decisions/0009-fair-webhook-delivery.md.
  */
 import type { Config } from '../config.js';
-import type { DueEndpoint } from '../storage/repositories/events.js';
+import type { DueEndpoint } from '../storage/repositories/deliveries.js';
+import type { EndpointCircuit } from '../storage/repositories/webhook-endpoints.js';
 import type { Mode } from '../storage/rows.js';
 import { createRetrySchedule, type RetrySchedule } from './retry-schedule.js';
 
@@ -104,10 +105,7 @@ export function afterAttempt(
 // ---- Circuit breaker -----------------------------------------------------------------------
 
 /** An endpoint's circuit as stored: its failures in a row, and until when it is paused. */
-export interface Circuit {
-  consecutive_failures: number;
-  paused_until: number | null;
-}
+export type Circuit = EndpointCircuit;
 
 /**
  * Closed: deliveries go. Open: paused until `paused_until`, nothing is sent. Half-open: the

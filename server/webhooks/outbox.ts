@@ -5,7 +5,7 @@
  * the network part; everything here is a transaction over plain data, so its statements and the
  * disk sync of its commit never stop the event loop that sends the deliveries.
  */
-import type { DueEndpoint } from '../storage/repositories/events.js';
+import type { DueEndpoint } from '../storage/repositories/deliveries.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -52,14 +52,14 @@ export const claimDeliveries = defineUnit(
     const endpointOf = (id: string) => {
       let row = endpoints.get(id);
       if (!row) {
-        row = tx.events.endpointById(id);
+        row = tx.endpoints.byId(id);
         endpoints.set(id, row);
       }
       return row;
     };
     for (const mode of ['live', 'test'] as const) {
       if (room(s, a.caps, mode) <= 0) continue;
-      const due = await tx.events.dueEndpoints({
+      const due = await tx.deliveries.dueEndpoints({
         now: a.now,
         mode,
         busyEndpoints: busyEndpoints(s, a.caps),
@@ -88,7 +88,7 @@ async function takeInTurn(
     let buffer = buffers.get(endpointId);
     if (!buffer) {
       const free = capOf(s, caps, endpointId) - (s.byEndpoint.get(endpointId) ?? 0);
-      buffer = await tx.events.dueDeliveriesOf({
+      buffer = await tx.deliveries.dueOf({
         endpointId,
         now,
         limit: free,
@@ -102,7 +102,7 @@ async function takeInTurn(
     const id = await nextOf(endpoint.endpoint_id);
     if (id === undefined) return 'none';
     const lease = now + a.leaseMs;
-    if (!(await tx.events.lockDelivery(id, now, lease))) return 'lost';
+    if (!(await tx.deliveries.lock(id, now, lease))) return 'lost';
     const accountKey = `${endpoint.account_id}:${mode}`;
     s.add(id, mode, accountKey, endpoint.endpoint_id, 1);
     picked.push(await leased(tx, id, lease, await endpointOf(endpoint.endpoint_id), accountKey, mode));
@@ -121,8 +121,8 @@ async function leased(
   accountKey: string,
   mode: Mode,
 ): Promise<Claimed> {
-  const delivery = (await tx.events.delivery(id)) as DeliveryRow;
-  return { delivery, event: await tx.events.eventById(delivery.event_id), endpoint, lease, accountKey, mode };
+  const delivery = (await tx.deliveries.byId(id)) as DeliveryRow;
+  return { delivery, event: await tx.events.byId(delivery.event_id), endpoint, lease, accountKey, mode };
 }
 
 /**
@@ -177,18 +177,18 @@ export const recordAttempt = defineUnit(
     },
   ): Promise<Claimed[]> => {
     const { outcome } = a;
-    await tx.events.recordAttempt(outcome);
-    for (const held of a.release ?? []) await tx.events.releaseDelivery(held.id, held.lease);
+    await tx.deliveries.recordAttempt(outcome);
+    for (const held of a.release ?? []) await tx.deliveries.release(held.id, held.lease);
     if (a.endpointId === null) return [];
-    const circuit = await tx.events.endpointHealth(a.endpointId);
+    const circuit = await tx.endpoints.circuit(a.endpointId);
     if (!circuit) return [];
     const succeeded = outcome.status === 'succeeded';
     const attemptedAt = outcome.last_attempt_at;
     if (!succeeded) {
-      await tx.events.expireDeliveries(a.endpointId, givenUpBefore(attemptedAt, a.settings), attemptedAt);
+      await tx.deliveries.expire(a.endpointId, givenUpBefore(attemptedAt, a.settings), attemptedAt);
     }
     const next = circuitAfter(circuit, succeeded, attemptedAt, a.settings);
-    if (next) await tx.events.setEndpointHealth(a.endpointId, next.consecutive_failures, next.paused_until);
+    if (next) await tx.endpoints.setCircuit(a.endpointId, next);
     return succeeded && a.handOver ? handOverSlot(tx, a.endpointId, a.handOver) : [];
   },
 );
@@ -200,9 +200,9 @@ export const recordAttempt = defineUnit(
  * a conflict.
  */
 async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Claimed[]> {
-  const endpoint = await tx.events.endpointById(endpointId);
+  const endpoint = await tx.endpoints.byId(endpointId);
   if (!endpoint || endpoint.deleted_at !== null) return [];
-  const ids = await tx.events.dueDeliveriesOf({
+  const ids = await tx.deliveries.dueOf({
     endpointId,
     now: h.now,
     limit: h.deliveries,
@@ -211,7 +211,7 @@ async function handOverSlot(tx: Tx, endpointId: string, h: HandOver): Promise<Cl
   const lease = h.now + h.leaseMs;
   const taken: Claimed[] = [];
   for (const id of ids) {
-    if (await tx.events.lockDelivery(id, h.now, lease)) {
+    if (await tx.deliveries.lock(id, h.now, lease)) {
       taken.push(await leased(tx, id, lease, endpoint, h.accountKey, h.mode));
     }
   }

@@ -277,7 +277,7 @@ class WebhookSender {
   private readonly tick = async (): Promise<void> => {
     try {
       const { clock } = this.deps;
-      if (this.slots.total > 0 || (await this.store.read((tx) => tx.events.anyDue(clock.now()))))
+      if (this.slots.total > 0 || (await this.store.read((tx) => tx.deliveries.anyDue(clock.now()))))
         await this.fill();
       this.failures.succeeded();
     } catch (err) {
