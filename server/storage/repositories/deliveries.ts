@@ -22,8 +22,7 @@ export type RecordedAttempt = Pick<DeliveryRow, 'id' | 'status' | 'next_attempt_
 
 /**
  * The outbox: one delivery per event and endpoint, leased by a sender while it attempts it, and
- * every attempt. Which deliveries are due is one definition shared by the sender's poll, its
- * claim and its hand-over.
+ * every attempt. Which deliveries are due: `dueQueries` below.
  */
 export function deliveriesRepository(connection: SqlConnection, page: Pager) {
   const insert = connection.prepare(
@@ -35,6 +34,89 @@ export function deliveriesRepository(connection: SqlConnection, page: Pager) {
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted'
       WHERE endpoint_id = ? AND status = 'pending'`,
   );
+  const expire = connection.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
+       last_error = 'Given up: the endpoint kept failing for the whole retry period.'
+      WHERE endpoint_id = ? AND status = 'pending' AND created_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,
+  );
+  const lock = connection.prepare(
+    `UPDATE webhook_deliveries SET locked_until = @lock_until
+      WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
+  );
+  const release = connection.prepare(
+    `UPDATE webhook_deliveries SET locked_until = NULL
+      WHERE id = @id AND status = 'pending' AND locked_until = @lease`,
+  );
+  const insertAttempt = connection.prepare(
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  const finishAttempt = connection.prepare(
+    `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at,
+       locked_until = NULL, last_attempt_at = @last_attempt_at, last_response_status = @last_response_status,
+       last_error = @last_error, last_duration_ms = @last_duration_ms
+      WHERE id = @id AND status = 'pending' AND locked_until IS NOT DISTINCT FROM @lease`,
+  );
+  const pendingCount = connection.prepare<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'",
+  );
+
+  return {
+    ...dueQueries(connection),
+    async insert(id: string, eventId: string, endpointId: string, dueAt: number, now: number): Promise<void> {
+      await insert.run(id, eventId, endpointId, dueAt, now);
+    },
+    async byId(id: string): Promise<DeliveryRow | undefined> {
+      return byId.get(id);
+    },
+    async list(eventId: string, request: PageRequest) {
+      return page<DeliveryRow>('webhook_deliveries', [['event_id = ?', eventId]], request);
+    },
+    /** Cancels what was still queued for an endpoint. */
+    async cancelOf(endpointId: string): Promise<void> {
+      await cancelOf.run(endpointId);
+    },
+    /**
+     * Gives up an endpoint's pending deliveries created at or before `createdBefore` that are
+     * not in flight: those a paused endpoint kept from being attempted past the retry period.
+     */
+    async expire(endpointId: string, createdBefore: number, now: number): Promise<number> {
+      return (await expire.run(endpointId, createdBefore, now)).changes;
+    },
+    /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
+    async lock(id: string, now: number, lockUntil: number): Promise<boolean> {
+      return (await lock.run({ id, now, lock_until: lockUntil })).changes === 1;
+    },
+    /** Gives a lease back unused, if it is still the one taken: the delivery is due again at once. */
+    async release(id: string, lease: number): Promise<void> {
+      await release.run({ id, lease });
+    },
+    /**
+     * Records one attempt, and the delivery's new state if the lease `lease` is still ours
+     * (a worker whose lease was taken over records the attempt but changes nothing else).
+     */
+    async recordAttempt(attempt: RecordedAttempt): Promise<void> {
+      await insertAttempt.run(
+        attempt.id,
+        attempt.last_attempt_at,
+        attempt.last_response_status,
+        attempt.duration_ms,
+        attempt.last_error,
+      );
+      const { duration_ms: _kept, ...state } = attempt;
+      await finishAttempt.run(state);
+    },
+    async pendingCount(): Promise<number> {
+      return ((await pendingCount.get()) as { n: number }).n;
+    },
+  };
+}
+
+/**
+ * Which deliveries may be sent now. The sender's poll, its claim and its
+ * hand-over must agree on what is due, so these queries share one definition of it.
+ */
+function dueQueries(connection: SqlConnection) {
   // Lists of ids to leave out: a JSON array for SQLite, a text[] for PostgreSQL.
   const postgres = connection.dialect === 'postgres';
   const notIn = (column: string, list: string) =>
@@ -71,47 +153,7 @@ export function deliveriesRepository(connection: SqlConnection, page: Pager) {
         AND ${notIn('id', '@busy_deliveries')}
       ORDER BY next_attempt_at, seq LIMIT @limit`,
   );
-  const expire = connection.prepare(
-    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL,
-       last_error = 'Given up: the endpoint kept failing for the whole retry period.'
-      WHERE endpoint_id = ? AND status = 'pending' AND created_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`,
-  );
-  const lock = connection.prepare(
-    `UPDATE webhook_deliveries SET locked_until = @lock_until
-      WHERE id = @id AND status = 'pending' AND (locked_until IS NULL OR locked_until <= @now)`,
-  );
-  const release = connection.prepare(
-    `UPDATE webhook_deliveries SET locked_until = NULL
-      WHERE id = @id AND status = 'pending' AND locked_until = @lease`,
-  );
-  const insertAttempt = connection.prepare(
-    `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
-     VALUES (?, ?, ?, ?, ?)`,
-  );
-  const finishAttempt = connection.prepare(
-    `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, next_attempt_at = @next_attempt_at,
-       locked_until = NULL, last_attempt_at = @last_attempt_at, last_response_status = @last_response_status,
-       last_error = @last_error, last_duration_ms = @last_duration_ms
-      WHERE id = @id AND status = 'pending' AND locked_until IS NOT DISTINCT FROM @lease`,
-  );
-  const pendingCount = connection.prepare<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'",
-  );
-
   return {
-    async insert(id: string, eventId: string, endpointId: string, dueAt: number, now: number): Promise<void> {
-      await insert.run(id, eventId, endpointId, dueAt, now);
-    },
-    async byId(id: string): Promise<DeliveryRow | undefined> {
-      return byId.get(id);
-    },
-    async list(eventId: string, request: PageRequest) {
-      return page<DeliveryRow>('webhook_deliveries', [['event_id = ?', eventId]], request);
-    },
-    /** Cancels what was still queued for an endpoint. */
-    async cancelOf(endpointId: string): Promise<void> {
-      await cancelOf.run(endpointId);
-    },
     /**
      * Whether any delivery is due and unleased at `now`. A read. Paused endpoints are included:
      * leaving them out would read a paused endpoint's whole backlog at every poll, so while one
@@ -153,39 +195,6 @@ export function deliveriesRepository(connection: SqlConnection, page: Pager) {
         busy_deliveries: idList(query.busyDeliveries),
       });
       return rows.map((row) => row.id);
-    },
-    /**
-     * Gives up an endpoint's pending deliveries created at or before `createdBefore` that are
-     * not in flight: those a paused endpoint kept from being attempted past the retry period.
-     */
-    async expire(endpointId: string, createdBefore: number, now: number): Promise<number> {
-      return (await expire.run(endpointId, createdBefore, now)).changes;
-    },
-    /** Leases one delivery until `lockUntil`; false if it is no longer pending and free. */
-    async lock(id: string, now: number, lockUntil: number): Promise<boolean> {
-      return (await lock.run({ id, now, lock_until: lockUntil })).changes === 1;
-    },
-    /** Gives a lease back unused, if it is still the one taken: the delivery is due again at once. */
-    async release(id: string, lease: number): Promise<void> {
-      await release.run({ id, lease });
-    },
-    /**
-     * Records one attempt, and the delivery's new state if the lease `lease` is still ours
-     * (a worker whose lease was taken over records the attempt but changes nothing else).
-     */
-    async recordAttempt(attempt: RecordedAttempt): Promise<void> {
-      await insertAttempt.run(
-        attempt.id,
-        attempt.last_attempt_at,
-        attempt.last_response_status,
-        attempt.duration_ms,
-        attempt.last_error,
-      );
-      const { duration_ms: _kept, ...state } = attempt;
-      await finishAttempt.run(state);
-    },
-    async pendingCount(): Promise<number> {
-      return ((await pendingCount.get()) as { n: number }).n;
     },
   };
 }

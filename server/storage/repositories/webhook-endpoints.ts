@@ -56,35 +56,22 @@ export function endpointsRepository(connection: SqlConnection, page: Pager, box:
   );
   const setSecret = connection.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?');
 
-  // The previous secret (still signing during a rotation's overlap) is sealed like the current one.
-  const sealed = <T extends { id: string; secret: string; previous_secret?: string | null }>(row: T): T => ({
-    ...row,
-    secret: box.seal(row.secret, row.id),
-    ...(row.previous_secret ? { previous_secret: box.seal(row.previous_secret, row.id) } : {}),
-  });
-  const opened = (row: WebhookEndpointRow | undefined): WebhookEndpointRow | undefined =>
-    row && {
-      ...row,
-      secret: box.open(row.secret, row.id),
-      previous_secret: row.previous_secret ? box.open(row.previous_secret, row.id) : row.previous_secret,
-    };
-
   return {
     async insert(
       row: Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>,
     ): Promise<void> {
-      await insert.run(sealed(row));
+      await insert.run(sealed(box, row));
     },
     /** The account's endpoint in `mode`, unless deleted. */
     async get(accountId: string, mode: Mode, id: string): Promise<WebhookEndpointRow | undefined> {
-      return opened(await get.get(id, accountId, mode));
+      return opened(box, await get.get(id, accountId, mode));
     },
     /** Any endpoint, deleted or not. */
     async byId(id: string): Promise<WebhookEndpointRow | undefined> {
-      return opened(await byId.get(id));
+      return opened(box, await byId.get(id));
     },
     async update(row: WebhookEndpointRow): Promise<void> {
-      await update.run({ ...sealed(row) });
+      await update.run({ ...sealed(box, row) });
     },
     async list(accountId: string, mode: Mode, request: PageRequest) {
       const result = await page<WebhookEndpointRow>(
@@ -92,7 +79,7 @@ export function endpointsRepository(connection: SqlConnection, page: Pager, box:
         [['account_id = ?', accountId], ['mode = ?', mode], ['deleted_at IS NULL']],
         request,
       );
-      return { ...result, items: result.items.map((row) => opened(row) as WebhookEndpointRow) };
+      return { ...result, items: result.items.map((row) => opened(box, row) as WebhookEndpointRow) };
     },
     async count(accountId: string, mode: Mode): Promise<number> {
       return ((await count.get(accountId, mode)) as { n: number }).n;
@@ -123,4 +110,26 @@ export function endpointsRepository(connection: SqlConnection, page: Pager, box:
       await setCircuit.run(state.consecutive_failures, state.paused_until, id);
     },
   };
+}
+
+// The previous secret (still signing during a rotation's overlap) is sealed like the current one.
+function sealed<T extends { id: string; secret: string; previous_secret?: string | null }>(
+  box: SecretBox,
+  row: T,
+): T {
+  return {
+    ...row,
+    secret: box.seal(row.secret, row.id),
+    ...(row.previous_secret ? { previous_secret: box.seal(row.previous_secret, row.id) } : {}),
+  };
+}
+
+function opened(box: SecretBox, row: WebhookEndpointRow | undefined): WebhookEndpointRow | undefined {
+  return (
+    row && {
+      ...row,
+      secret: box.open(row.secret, row.id),
+      previous_secret: row.previous_secret ? box.open(row.previous_secret, row.id) : row.previous_secret,
+    }
+  );
 }
