@@ -60,7 +60,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (!config.database) mkdirSync(dirname(config.databasePath), { recursive: true });
   const store = await openStore(config, { server: { logger } });
   const metrics = createMetrics({
-    outboxDepth: () => store.read(async (tx) => tx.events.pendingDeliveries()),
+    outboxDepth: () => store.read(async (tx) => tx.deliveries.pendingCount()),
   });
   const deps: Deps = {
     store,

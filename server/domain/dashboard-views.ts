@@ -63,19 +63,16 @@ export async function movementTimeline(
 ): Promise<{ ledger: LedgerRow[]; events: TimelineEvent[] }> {
   return deps.store.read(async (tx) => {
     const ledger = await tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
-    const page = await tx.events.listEvents(
-      caller.accountId,
-      caller.mode,
-      [['transaction_id = ?', sourceId]],
-      { limit: 100 },
-    );
+    const page = await tx.events.list(caller.accountId, caller.mode, [['transaction_id = ?', sourceId]], {
+      limit: 100,
+    });
     const events: TimelineEvent[] = [];
     for (const event of page.items) {
       const deliveries: TimelineEvent['deliveries'] = [];
       for (const delivery of await tx.dashboard.deliveriesOfEvent(event.id)) {
         deliveries.push({
           delivery,
-          endpoint: await tx.events.endpointById(delivery.endpoint_id),
+          endpoint: await tx.endpoints.byId(delivery.endpoint_id),
           attempts: await tx.dashboard.attempts(delivery.id),
         });
       }
@@ -98,7 +95,7 @@ export async function endpointDeliveries(
     for (const delivery of result.items) {
       items.push({
         delivery,
-        event: await tx.events.getEvent(caller.accountId, caller.mode, delivery.event_id),
+        event: await tx.events.get(caller.accountId, caller.mode, delivery.event_id),
         attempts: await tx.dashboard.attempts(delivery.id),
       });
     }

@@ -1,5 +1,5 @@
 import type { Event, EventName } from '../../generated/openapi.js';
-import type { EndpointSubscription } from '../storage/repositories/events.js';
+import type { EndpointSubscription } from '../storage/repositories/webhook-endpoints.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { iso } from './clock.js';
@@ -38,7 +38,7 @@ export async function recordEvent(
     timestamp: iso(now),
     mode,
   } as Event;
-  await tx.events.insertEvent({
+  await tx.events.insert({
     id: event.id,
     account_id: accountId,
     mode,
@@ -47,9 +47,8 @@ export async function recordEvent(
     payload: JSON.stringify(event),
     created_at: now,
   });
-  for (const endpoint of await tx.events.enabledEndpoints(accountId, mode)) {
-    if (subscribes(endpoint, name))
-      await tx.events.insertDelivery(newId('whd'), event.id, endpoint.id, now, now);
+  for (const endpoint of await tx.endpoints.enabled(accountId, mode)) {
+    if (subscribes(endpoint, name)) await tx.deliveries.insert(newId('whd'), event.id, endpoint.id, now, now);
   }
   return event;
 }

@@ -4,8 +4,10 @@ import type {
   WebhookSecretRotation,
 } from '../../generated/openapi.js';
 import type { Condition, PageRequest } from '../storage/pagination.js';
-import type { EndpointSubscription } from '../storage/repositories/events.js';
+import type { EndpointSubscription } from '../storage/repositories/webhook-endpoints.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
+import type { Tx } from '../storage/store.js';
+import { defineUnit } from '../storage/unit.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { checkWebhookUrl, webhookUrlPolicy } from '../webhooks/url-policy.js';
 import type { Caller, Deps } from './context.js';
@@ -13,8 +15,7 @@ import { ApiError, notFound } from './errors.js';
 import { subscribes } from './events.js';
 import { newId } from './ids.js';
 import { timeConditions } from './payments.js';
-import { commit } from './transaction.js';
-import type { Answer } from './write.js';
+import { type Answer, write } from './write.js';
 
 /**
  * Endpoints must be public in both modes, and https in live mode. Sandbox endpoints may be
@@ -26,6 +27,26 @@ async function requireAllowedUrl(deps: Deps, caller: Caller, url: string): Promi
   if (!verdict.ok) throw new ApiError(400, 'invalid_field', verdict.reason, { param: 'url' });
 }
 
+/** A new endpoint, counted against the account's limit in the transaction that inserts it. */
+export const insertWebhookEndpoint = defineUnit(
+  import.meta.url,
+  'webhooks.createEndpoint',
+  async (tx, a: { row: NewEndpointRow; max: number }): Promise<WebhookEndpointRow> => {
+    // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
+    if ((await tx.endpoints.count(a.row.account_id, a.row.mode)) >= a.max) {
+      throw new ApiError(
+        409,
+        'too_many_webhook_endpoints',
+        `This account already has ${a.max} webhook endpoints in ${a.row.mode} mode; delete one before adding another.`,
+      );
+    }
+    await tx.endpoints.insert(a.row);
+    return (await tx.endpoints.byId(a.row.id)) as WebhookEndpointRow;
+  },
+);
+
+type NewEndpointRow = Omit<WebhookEndpointRow, 'seq' | 'consecutive_failures' | 'paused_until'>;
+
 export async function createWebhookEndpoint(
   deps: Deps,
   caller: Caller,
@@ -33,34 +54,23 @@ export async function createWebhookEndpoint(
   answer?: Answer<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   await requireAllowedUrl(deps, caller, input.url);
-  return commit(deps, caller, answer, async (tx, now) => {
-    // Counted in the transaction that inserts, so concurrent requests cannot overshoot.
-    const max = deps.config.webhookMaxEndpointsPerAccount;
-    if ((await tx.events.countEndpoints(caller.accountId, caller.mode)) >= max) {
-      throw new ApiError(
-        409,
-        'too_many_webhook_endpoints',
-        `This account already has ${max} webhook endpoints in ${caller.mode} mode; delete one before adding another.`,
-      );
-    }
-    const id = newId('we');
-    await tx.events.insertEndpoint({
-      id,
-      account_id: caller.accountId,
-      mode: caller.mode,
-      url: input.url,
-      events: input.events ? JSON.stringify(input.events) : null,
-      description: input.description ?? null,
-      status: 'enabled',
-      secret: generateWebhookSecret(),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    });
-    return (await tx.events.endpointById(id)) as WebhookEndpointRow;
-  });
+  const now = deps.clock.now();
+  const row: NewEndpointRow = {
+    id: newId('we'),
+    account_id: caller.accountId,
+    mode: caller.mode,
+    url: input.url,
+    events: input.events ? JSON.stringify(input.events) : null,
+    description: input.description ?? null,
+    status: 'enabled',
+    secret: generateWebhookSecret(),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  return write(deps, insertWebhookEndpoint, { row, max: deps.config.webhookMaxEndpointsPerAccount }, answer);
 }
 
 export async function getWebhookEndpoint(
@@ -68,14 +78,43 @@ export async function getWebhookEndpoint(
   caller: Caller,
   id: string,
 ): Promise<WebhookEndpointRow> {
-  const row = await deps.store.read(async (tx) => tx.events.getEndpoint(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.endpoints.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('webhook endpoint', id);
   return row;
 }
 
 export async function listWebhookEndpoints(deps: Deps, caller: Caller, page: PageRequest) {
-  return deps.store.read(async (tx) => tx.events.listEndpoints(caller.accountId, caller.mode, page));
+  return deps.store.read(async (tx) => tx.endpoints.list(caller.accountId, caller.mode, page));
 }
+
+/** The caller's endpoint, or a 404. */
+async function endpointOf(tx: Tx, caller: Caller, id: string): Promise<WebhookEndpointRow> {
+  const row = await tx.endpoints.get(caller.accountId, caller.mode, id);
+  if (!row) throw notFound('webhook endpoint', id);
+  return row;
+}
+
+export const updateEndpoint = defineUnit(
+  import.meta.url,
+  'webhooks.updateEndpoint',
+  async (
+    tx,
+    a: { caller: Caller; id: string; changes: WebhookEndpointUpdate; now: number },
+  ): Promise<WebhookEndpointRow> => {
+    const row = await endpointOf(tx, a.caller, a.id);
+    const { changes } = a;
+    const updated: WebhookEndpointRow = {
+      ...row,
+      url: changes.url ?? row.url,
+      events: changes.events ? JSON.stringify(changes.events) : row.events,
+      description: changes.description === undefined ? row.description : changes.description,
+      status: changes.status ?? row.status,
+      updated_at: a.now,
+    };
+    await tx.endpoints.update(updated);
+    return updated;
+  },
+);
 
 export async function updateWebhookEndpoint(
   deps: Deps,
@@ -84,30 +123,22 @@ export async function updateWebhookEndpoint(
   changes: WebhookEndpointUpdate,
 ): Promise<WebhookEndpointRow> {
   if (changes.url !== undefined) await requireAllowedUrl(deps, caller, changes.url);
-  return commit(deps, caller, undefined, async (tx, now) => {
-    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
-    if (!row) throw notFound('webhook endpoint', id);
-    const updated: WebhookEndpointRow = {
-      ...row,
-      url: changes.url ?? row.url,
-      events: changes.events ? JSON.stringify(changes.events) : row.events,
-      description: changes.description === undefined ? row.description : changes.description,
-      status: changes.status ?? row.status,
-      updated_at: now,
-    };
-    await tx.events.updateEndpoint(updated);
-    return updated;
-  });
+  return write(deps, updateEndpoint, { caller, id, changes, now: deps.clock.now() });
 }
 
 /** Deletes an endpoint and cancels what was still queued for it. */
+export const deleteEndpoint = defineUnit(
+  import.meta.url,
+  'webhooks.deleteEndpoint',
+  async (tx, a: { caller: Caller; id: string; now: number }): Promise<void> => {
+    const row = await endpointOf(tx, a.caller, a.id);
+    await tx.endpoints.update({ ...row, deleted_at: a.now, updated_at: a.now });
+    await tx.deliveries.cancelOf(a.id);
+  },
+);
+
 export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: string): Promise<void> {
-  await commit(deps, caller, undefined, async (tx, now) => {
-    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
-    if (!row) throw notFound('webhook endpoint', id);
-    await tx.events.updateEndpoint({ ...row, deleted_at: now, updated_at: now });
-    await tx.events.cancelDeliveries(id);
-  });
+  await write(deps, deleteEndpoint, { caller, id, now: deps.clock.now() });
 }
 
 /**
@@ -115,6 +146,26 @@ export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: stri
  * one and keeps signing (beside the new one) until it expires; a rotation during an overlap
  * replaces the previous secret, so at most two secrets ever sign.
  */
+export const rotateSecret = defineUnit(
+  import.meta.url,
+  'webhooks.rotateSecret',
+  async (
+    tx,
+    a: { caller: Caller; id: string; secret: string; overlapMs: number; now: number },
+  ): Promise<WebhookEndpointRow> => {
+    const row = await endpointOf(tx, a.caller, a.id);
+    const updated = {
+      ...row,
+      secret: a.secret,
+      previous_secret: a.overlapMs > 0 ? row.secret : null,
+      previous_secret_expires_at: a.overlapMs > 0 ? a.now + a.overlapMs : null,
+      updated_at: a.now,
+    };
+    await tx.endpoints.update(updated);
+    return updated;
+  },
+);
+
 export async function rotateWebhookEndpointSecret(
   deps: Deps,
   caller: Caller,
@@ -123,19 +174,8 @@ export async function rotateWebhookEndpointSecret(
   answer?: Answer<WebhookEndpointRow>,
 ): Promise<WebhookEndpointRow> {
   const overlapMs = (options.overlap_seconds ?? 0) * 1000;
-  return commit(deps, caller, answer, async (tx, now) => {
-    const row = await tx.events.getEndpoint(caller.accountId, caller.mode, id);
-    if (!row) throw notFound('webhook endpoint', id);
-    const updated = {
-      ...row,
-      secret: generateWebhookSecret(),
-      previous_secret: overlapMs > 0 ? row.secret : null,
-      previous_secret_expires_at: overlapMs > 0 ? now + overlapMs : null,
-      updated_at: now,
-    };
-    await tx.events.updateEndpoint(updated);
-    return updated;
-  });
+  const args = { caller, id, secret: generateWebhookSecret(), overlapMs, now: deps.clock.now() };
+  return write(deps, rotateSecret, args, answer);
 }
 
 export async function listEvents(
@@ -152,23 +192,49 @@ export async function listEvents(
   const conditions: Condition[] = timeConditions(filters);
   if (filters.event) conditions.push(['event = ?', filters.event]);
   if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
-  return deps.store.read(async (tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
+  return deps.store.read(async (tx) => tx.events.list(caller.accountId, caller.mode, conditions, page));
 }
 
 export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {
-  const row = await deps.store.read(async (tx) => tx.events.getEvent(caller.accountId, caller.mode, id));
+  const row = await deps.store.read(async (tx) => tx.events.get(caller.accountId, caller.mode, id));
   if (!row) throw notFound('event', id);
   return row;
 }
 
 export async function listEventDeliveries(deps: Deps, caller: Caller, eventId: string, page: PageRequest) {
   return deps.store.read(async (tx) => {
-    if (!(await tx.events.getEvent(caller.accountId, caller.mode, eventId))) throw notFound('event', eventId);
-    return tx.events.listDeliveries(eventId, page);
+    if (!(await tx.events.get(caller.accountId, caller.mode, eventId))) throw notFound('event', eventId);
+    return tx.deliveries.list(eventId, page);
   });
 }
 
 /** Queues a fresh delivery of an event, whatever happened to the earlier ones. */
+export const resend = defineUnit(
+  import.meta.url,
+  'webhooks.resendEvent',
+  async (
+    tx,
+    a: { caller: Caller; eventId: string; endpointId: string | undefined; now: number },
+  ): Promise<DeliveryRow[]> => {
+    const { caller, eventId, endpointId, now } = a;
+    const event = await tx.events.get(caller.accountId, caller.mode, eventId);
+    if (!event) throw notFound('event', eventId);
+    const endpoints: EndpointSubscription[] =
+      endpointId !== undefined
+        ? [await endpointOf(tx, caller, endpointId)]
+        : (await tx.endpoints.enabled(caller.accountId, caller.mode)).filter((e) =>
+            subscribes(e, event.event),
+          );
+    const deliveries: DeliveryRow[] = [];
+    for (const endpoint of endpoints) {
+      const id = newId('whd');
+      await tx.deliveries.insert(id, event.id, endpoint.id, now, now);
+      deliveries.push((await tx.deliveries.byId(id)) as DeliveryRow);
+    }
+    return deliveries;
+  },
+);
+
 export async function resendEvent(
   deps: Deps,
   caller: Caller,
@@ -176,25 +242,5 @@ export async function resendEvent(
   endpointId: string | undefined,
   answer?: Answer<DeliveryRow[]>,
 ): Promise<DeliveryRow[]> {
-  return commit(deps, caller, answer, async (tx, now) => {
-    const event = await tx.events.getEvent(caller.accountId, caller.mode, eventId);
-    if (!event) throw notFound('event', eventId);
-    let endpoints: EndpointSubscription[];
-    if (endpointId !== undefined) {
-      const endpoint = await tx.events.getEndpoint(caller.accountId, caller.mode, endpointId);
-      if (!endpoint) throw notFound('webhook endpoint', endpointId);
-      endpoints = [endpoint];
-    } else {
-      endpoints = (await tx.events.enabledEndpoints(caller.accountId, caller.mode)).filter((e) =>
-        subscribes(e, event.event),
-      );
-    }
-    const deliveries: DeliveryRow[] = [];
-    for (const endpoint of endpoints) {
-      const id = newId('whd');
-      await tx.events.insertDelivery(id, event.id, endpoint.id, now, now);
-      deliveries.push((await tx.events.delivery(id)) as DeliveryRow);
-    }
-    return deliveries;
-  });
+  return write(deps, resend, { caller, eventId, endpointId, now: deps.clock.now() }, answer);
 }

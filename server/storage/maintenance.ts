@@ -7,5 +7,5 @@ import { defineUnit } from './unit.js';
 export const sealClearSecrets = defineUnit(
   import.meta.url,
   'storage.seal-clear-secrets',
-  async (tx, _: null): Promise<number> => tx.events.sealClearSecrets(),
+  async (tx, _: null): Promise<number> => tx.endpoints.sealClearSecrets(),
 );

@@ -74,7 +74,7 @@ function openSqliteStore(db: Db, path: string, key: Buffer, logger: Logger | und
  * migrations/009_forget_revealed_responses.sql, which an older version's writes run too).
  */
 async function cleanOldSecrets(store: Store, db: Db): Promise<void> {
-  const clearSecrets = await store.read((tx) => tx.events.hasClearSecrets());
+  const clearSecrets = await store.read((tx) => tx.endpoints.hasClearSecrets());
   if (!clearSecrets && !scrubMark.isSet(db)) return;
   if (clearSecrets) await store.run(sealClearSecrets, null);
   await store.vacuum();

@@ -158,7 +158,7 @@ describe('a copy of the database holds no usable secret', () => {
   it('deliveries are still signed with the secret the integrator was shown', async () => {
     // The endpoint was rotated; the secret shown by the rotation is the one the worker reads back.
     const endpoints = await server.service.deps.store.read(async (tx) =>
-      tx.events.listEndpoints(server.account.accountId, 'test', { limit: 10 }),
+      tx.endpoints.list(server.account.accountId, 'test', { limit: 10 }),
     );
     expect(endpoints.items.map((e) => e.secret)).toContain(revealed[3]);
   });
@@ -411,7 +411,7 @@ describe('upgrading a database written by an older version', () => {
       const service = await startServiceOn(server, allowLocalReceivers);
       try {
         expect(databaseBytes(dbPath)).not.toContain(secret.slice(-32));
-        const row = await service.deps.store.read(async (tx) => tx.events.endpointById(id));
+        const row = await service.deps.store.read(async (tx) => tx.endpoints.byId(id));
         expect(row?.secret).toBe(secret);
         expect(await storedKeys(server)).toEqual([]);
         expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([]);

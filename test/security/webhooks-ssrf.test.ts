@@ -153,7 +153,7 @@ describe('no server-side request forgery by default', () => {
       const inserted: string[] = [];
       for (const [i, url] of [r.url, r.url.replace(/^http:/, 'https:')].entries()) {
         const id = `we_legacyLiveEndpoint00000${i}`;
-        await tx.events.insertEndpoint({
+        await tx.endpoints.insert({
           id,
           account_id: s.account.accountId,
           mode: 'live',

@@ -128,7 +128,7 @@ export async function queueEvents(
           failure_code: null,
         },
       };
-      await tx.events.insertEvent({
+      await tx.events.insert({
         id,
         account_id: accountId,
         mode,
@@ -138,7 +138,7 @@ export async function queueEvents(
         created_at: now,
       });
       // Each one a millisecond older than the next, so "oldest first" is well defined.
-      await tx.events.insertDelivery(newId('whd'), id, endpointId, now - count + i, now);
+      await tx.deliveries.insert(newId('whd'), id, endpointId, now - count + i, now);
       ids.push(id);
     }
     return ids;

@@ -193,21 +193,21 @@ describe('delivery survives restarts and crashes', () => {
       // A worker claims one delivery and dies before sending (the lease is all that is left).
       await local.service.deps.store.transact(async (tx) => {
         const now = local.clock.now();
-        const [endpoint] = await tx.events.dueEndpoints({
+        const [endpoint] = await tx.deliveries.dueEndpoints({
           now,
           mode: 'test',
           busyEndpoints: [],
           busyAccounts: [],
         });
         const [due] = endpoint
-          ? await tx.events.dueDeliveriesOf({
+          ? await tx.deliveries.dueOf({
               endpointId: endpoint.endpoint_id,
               now,
               limit: 1,
               busyDeliveries: [],
             })
           : [];
-        expect(due && (await tx.events.lockDelivery(due, now, now + 3000))).toBe(true);
+        expect(due && (await tx.deliveries.lock(due, now, now + 3000))).toBe(true);
       });
       await local.service.close();
 

@@ -3,6 +3,7 @@ import type { SecretBox } from '../secret-box.js';
 import type { SqlConnection } from '../sql.js';
 import { accountsRepository } from './accounts.js';
 import { dashboardRepository } from './dashboard.js';
+import { deliveriesRepository } from './deliveries.js';
 import { eventsRepository } from './events.js';
 import { idempotencyRepository } from './idempotency.js';
 import { ledgerRepository } from './ledger.js';
@@ -11,6 +12,7 @@ import { paymentsRepository } from './payments.js';
 import { payoutsRepository } from './payouts.js';
 import { servicesRepository } from './services.js';
 import { topupsRepository } from './topups.js';
+import { endpointsRepository } from './webhook-endpoints.js';
 
 /**
  * Every repository on one connection, their statements prepared once. A store builds this per
@@ -30,7 +32,9 @@ export function repositories(connection: SqlConnection, box: SecretBox, onKeysCh
     payments: paymentsRepository(connection, page),
     payouts: payoutsRepository(connection, page),
     topups: topupsRepository(connection, page),
-    events: eventsRepository(connection, page, box),
+    events: eventsRepository(connection, page),
+    endpoints: endpointsRepository(connection, page, box),
+    deliveries: deliveriesRepository(connection, page),
     idempotency: idempotencyRepository(connection),
     logs: logsRepository(connection, page),
     dashboard: dashboardRepository(connection, page),
