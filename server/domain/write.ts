@@ -167,29 +167,6 @@ async function answerIn(
   return { value, text };
 }
 
-/** TEMPORARY (server/domain/transaction.ts): `write` for a closure not yet turned into a unit. */
-export async function answerInClosure<R>(
-  deps: Deps,
-  answer: Answer<R> | undefined,
-  now: number,
-  work: (tx: Tx) => Promise<R>,
-): Promise<R> {
-  if (!answer) return deps.store.transact(work);
-  const a = { context: answer.context, status: answer.status, idempotency: answer.idempotency, now };
-  const rendering = answer.rendering as Rendering<unknown, unknown>;
-  const run = () => deps.store.transact((tx) => answerIn(tx, a, () => work(tx), rendering));
-  let outcome: AnsweredOutcome;
-  try {
-    outcome = await run();
-  } catch (error) {
-    if (!(error instanceof IdempotencyRace)) throw error;
-    outcome = await run();
-  }
-  if ('stored' in outcome) throw storedAnswer(outcome.stored);
-  answer.text = outcome.text;
-  return outcome.value as R;
-}
-
 /** What a request finds stored under its Idempotency-Key: its answer, or why it gets none. */
 function storedAnswer(stored: { status: number; body: string; sameRequest: boolean }): Error {
   if (!stored.sameRequest) {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
+import { write } from '../domain/write.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Store } from '../storage/store.js';
 import { type Attempted, attemptDelivery } from '../webhooks/attempt.js';
@@ -110,7 +111,7 @@ class WebhookSender {
       slots: slots.data(),
       caps,
     };
-    return this.store.run(claimDeliveries, args);
+    return write(this.deps, claimDeliveries, args);
   }
 
   private send(claimed: Claimed): Promise<Attempted> {
@@ -133,7 +134,7 @@ class WebhookSender {
     const { delivery, endpoint } = claimed;
     const attemptedAt = this.deps.clock.now();
     if (!result.ok) this.countFailure(claimed, result);
-    const leased = await this.store.run(recordAttempt, {
+    const leased = await write(this.deps, recordAttempt, {
       outcome: {
         id: delivery.id,
         lease: claimed.lease,
