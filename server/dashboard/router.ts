@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { DashboardError } from '../domain/dashboard-users.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, fromStorage } from '../domain/errors.js';
 import { requireCsrfToken } from './csrf.js';
 import { authRoutes } from './routes/auth.js';
 import { errorPage } from './routes/context.js';
@@ -74,8 +74,9 @@ export function dashboardRoutes(deps: Deps): Router {
   }
 
   router.use((req, res) => errorPage(req, res, 404, 'There is no such page in the dashboard.'));
-  const handleErrors: ErrorRequestHandler = (err, req, res, _next) => {
+  const handleErrors: ErrorRequestHandler = (thrown, req, res, _next) => {
     if (res.headersSent) return res.end();
+    const err: unknown = fromStorage(thrown) ?? thrown;
     if (err instanceof ApiError || err instanceof DashboardError) {
       if (err instanceof ApiError) req.context.errorCode = err.code;
       return errorPage(req, res, err.status, err.message);
