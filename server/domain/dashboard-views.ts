@@ -39,8 +39,8 @@ export async function overview(deps: Deps, caller: Caller, days = 30) {
       now,
       balances,
       volumes,
-      payments: (await tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
-      payouts: (await tx.payouts.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
+      payments: (await tx.payments.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
+      payouts: (await tx.payouts.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
       failingEndpoints: await tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),
     };
   });
@@ -66,7 +66,7 @@ export async function movementTimeline(
     const page = await tx.events.listEvents(
       caller.accountId,
       caller.mode,
-      [['transaction_id = ?', sourceId]],
+      { transaction_id: sourceId },
       { limit: 100 },
     );
     const events: TimelineEvent[] = [];

@@ -3,7 +3,8 @@ import type {
   WebhookEndpointUpdate,
   WebhookSecretRotation,
 } from '../../generated/openapi.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { EventQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { EndpointSubscription } from '../storage/repositories/events.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
@@ -12,7 +13,6 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { subscribes } from './events.js';
 import { newId } from './ids.js';
-import { timeConditions } from './payments.js';
 import { commit } from './transaction.js';
 import type { Answer } from './write.js';
 
@@ -138,21 +138,9 @@ export async function rotateWebhookEndpointSecret(
   });
 }
 
-export async function listEvents(
-  deps: Deps,
-  caller: Caller,
-  filters: {
-    event?: string | undefined;
-    transaction_id?: string | undefined;
-    created_gte?: number | undefined;
-    created_lt?: number | undefined;
-  },
-  page: PageRequest,
-) {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.event) conditions.push(['event = ?', filters.event]);
-  if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
-  return deps.store.read(async (tx) => tx.events.listEvents(caller.accountId, caller.mode, conditions, page));
+/** A page of the caller's events, filtered by the list's query. */
+export async function listEvents(deps: Deps, caller: Caller, query: EventQuery, page: PageRequest) {
+  return deps.store.read(async (tx) => tx.events.listEvents(caller.accountId, caller.mode, query, page));
 }
 
 export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {

@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type EventQuery, eventFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import type { DeliveryRow, EventRow, Mode, WebhookEndpointRow } from '../rows.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SqlConnection, SqlValue } from '../sql.js';
@@ -159,10 +160,11 @@ export function eventsRepository(connection: SqlConnection, page: Pager, box: Se
     async eventById(id: string): Promise<EventRow | undefined> {
       return eventById.get(id);
     },
-    async listEvents(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's events in one mode, filtered by the list's query (list-filters.ts). */
+    async listEvents(accountId: string, mode: Mode, query: EventQuery, request: PageRequest) {
       return page<EventRow>(
         'events',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(eventFilters, query)],
         request,
       );
     },
