@@ -1,5 +1,5 @@
 import type { SqlConnection, SqlStatement } from './sql.js';
-import { crossesThreads } from './unit.js';
+import { crossesThreads } from './thread-errors.js';
 
 /** A page of a list, newest first, as every list operation answers it. */
 export interface Page<T> {
