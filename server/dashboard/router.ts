@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 import type { Deps } from '../domain/context.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, fromStorage } from '../domain/errors.js';
 import { csrfField, requireCsrfToken } from './csrf.js';
 import { authRoutes } from './routes/auth.js';
 import { renderErrorPage } from './routes/context.js';
@@ -85,7 +85,7 @@ export function dashboardRoutes(deps: Deps): Router {
   );
   const handleErrors: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return res.end();
-    renderErrorPage(req, res, asApiError(err, deps));
+    renderErrorPage(req, res, asApiError(fromStorage(err) ?? err, deps));
   };
   router.use(handleErrors);
   return router;

@@ -1,7 +1,7 @@
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { LedgerQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { LedgerRow } from '../storage/rows.js';
 import type { Caller, Deps } from './context.js';
-import { timeConditions } from './payments.js';
 
 export async function getBalance(deps: Deps, caller: Caller) {
   const balances = await deps.store.read(async (tx) => tx.ledger.balances(caller.walletId));
@@ -11,21 +11,9 @@ export async function getBalance(deps: Deps, caller: Caller) {
   return { walletId: caller.walletId, balances };
 }
 
-export async function listLedger(
-  deps: Deps,
-  caller: Caller,
-  filters: {
-    type?: string | undefined;
-    currency?: string | undefined;
-    created_gte?: number | undefined;
-    created_lt?: number | undefined;
-  },
-  page: PageRequest,
-) {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.type) conditions.push(['type = ?', filters.type]);
-  if (filters.currency) conditions.push(['currency = ?', filters.currency]);
-  return deps.store.read(async (tx) => tx.ledger.list(caller.walletId, conditions, page));
+/** A page of the caller's balance transactions, filtered by the list's query. */
+export async function listLedger(deps: Deps, caller: Caller, query: LedgerQuery, page: PageRequest) {
+  return deps.store.read(async (tx) => tx.ledger.list(caller.walletId, query, page));
 }
 
 /**

@@ -39,8 +39,8 @@ export async function overview(deps: Deps, caller: Caller, days = 30) {
       now,
       balances,
       volumes,
-      payments: (await tx.payments.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
-      payouts: (await tx.payouts.list(caller.accountId, caller.mode, [], { limit: 5 })).items,
+      payments: (await tx.payments.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
+      payouts: (await tx.payouts.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
       failingEndpoints: await tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),
     };
   });
@@ -63,9 +63,12 @@ export async function movementTimeline(
 ): Promise<{ ledger: LedgerRow[]; events: TimelineEvent[] }> {
   return deps.store.read(async (tx) => {
     const ledger = await tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
-    const page = await tx.events.list(caller.accountId, caller.mode, [['transaction_id = ?', sourceId]], {
-      limit: 100,
-    });
+    const page = await tx.events.list(
+      caller.accountId,
+      caller.mode,
+      { transaction_id: sourceId },
+      { limit: 100 },
+    );
     const events: TimelineEvent[] = [];
     for (const event of page.items) {
       const deliveries: TimelineEvent['deliveries'] = [];

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../generated/openapi.js';
+import { InvalidCursor } from '../storage/pagination.js';
 import { crossesThreads } from '../storage/unit.js';
 
 /**
@@ -49,3 +50,16 @@ crossesThreads(ApiError);
 
 export const notFound = (kind: string, id: string) =>
   new ApiError(404, 'resource_not_found', `No ${kind} ${id} exists in this account and mode.`);
+
+/**
+ * A storage refusal that is the caller's mistake, as the API answers it: the error handlers of
+ * the API and of the dashboard both ask here. Undefined for anything else.
+ */
+export function fromStorage(err: unknown): ApiError | undefined {
+  if (err instanceof InvalidCursor) {
+    return new ApiError(400, 'invalid_parameter', 'The cursor is not one this API returned.', {
+      param: 'cursor',
+    });
+  }
+  return undefined;
+}

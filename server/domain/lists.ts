@@ -1,4 +1,4 @@
-import type { Condition, Page, PageRequest } from '../storage/pagination.js';
+import type { Page, PageRequest } from '../storage/pagination.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit, findRendering, type Rendering, refOf } from '../storage/unit.js';
@@ -7,22 +7,25 @@ import type { Caller, Deps } from './context.js';
 /** The lists of an account's own records in one mode, each read a page at a time. */
 type AccountList = 'payments' | 'payouts' | 'topups' | 'services' | 'logs';
 
+/** The query each list is filtered by: its operation's, as the contract types it. */
+export type ListQueryOf<L extends AccountList> = Parameters<Tx[L]['list']>[2];
+
 /**
  * A page of one of the caller's lists: a named read (server/storage/unit.ts), so on SQLite the
  * statement and its rows are the reader thread's work and the event loop only copies the page
- * (docs/performance.md). The conditions
- * are the domain's SQL with their values, never text from the request.
+ * (docs/performance.md). The query is plain data; the list's repository maps it through its
+ * filters (server/storage/list-filters.ts).
  */
 export const accountPage = defineUnit(
   import.meta.url,
   'lists.account-page',
   (
     tx,
-    a: { list: AccountList; accountId: string; mode: Mode; conditions: Condition[]; page: PageRequest },
+    a: { list: AccountList; accountId: string; mode: Mode; query: object; page: PageRequest },
   ): Promise<Page<unknown>> => {
-    const repository: { list(...args: [string, Mode, Condition[], PageRequest]): Promise<Page<unknown>> } =
+    const repository: { list(...args: [string, Mode, object, PageRequest]): Promise<Page<unknown>> } =
       tx[a.list];
-    return repository.list(a.accountId, a.mode, a.conditions, a.page);
+    return repository.list(a.accountId, a.mode, a.query, a.page);
   },
 );
 
@@ -52,7 +55,7 @@ export const renderedAccountPage = defineUnit(
       list: AccountList;
       accountId: string;
       mode: Mode;
-      conditions: Condition[];
+      query: object;
       page: PageRequest;
       rendering: { module: string; name: string };
       context: unknown;
@@ -77,11 +80,11 @@ export function listPage<L extends AccountList, V extends AnyView<ListRow<L>>>(
   deps: Deps,
   caller: Caller,
   list: L,
-  conditions: Condition[],
+  query: ListQueryOf<L>,
   page: PageRequest,
   view?: V,
 ): ListAnswer<ListRow<L>, V> {
-  const args = { list, accountId: caller.accountId, mode: caller.mode, conditions, page };
+  const args = { list, accountId: caller.accountId, mode: caller.mode, query, page };
   const answer = view
     ? deps.store.view(renderedAccountPage, {
         ...args,

@@ -1,40 +1,19 @@
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { LogQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { CallLogRow } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { timeConditions } from './payments.js';
-
-export interface LogFilters {
-  method?: string | undefined;
-  path?: string | undefined;
-  status?: number | undefined;
-  status_class?: string | undefined;
-  error_code?: string | undefined;
-  request_id?: string | undefined;
-  created_gte?: number | undefined;
-  created_lt?: number | undefined;
-}
 
 /** A page of the caller's call logs: its rows, or given a `view`, its response (lists.ts). */
 export async function listLogs<V extends AnyView<CallLogRow> = undefined>(
   deps: Deps,
   caller: Caller,
-  filters: LogFilters,
+  query: LogQuery,
   page: PageRequest,
   view?: V,
 ): ListAnswer<CallLogRow, V> {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.method) conditions.push(['method = ?', filters.method]);
-  if (filters.path) conditions.push(['path = ?', filters.path]);
-  if (filters.status !== undefined) conditions.push(['status = ?', filters.status]);
-  if (filters.status_class) {
-    const base = Number(filters.status_class[0]) * 100;
-    conditions.push(['status >= ? AND status < ?', base, base + 100]);
-  }
-  if (filters.error_code) conditions.push(['error_code = ?', filters.error_code]);
-  if (filters.request_id) conditions.push(['request_id = ?', filters.request_id]);
-  return listPage(deps, caller, 'logs', conditions, page, view);
+  return listPage(deps, caller, 'logs', query, page, view);
 }
 
 /**

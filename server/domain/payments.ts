@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HostedPaymentCreate, PaymentCreate } from '../../generated/openapi.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { PaymentQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -191,37 +192,15 @@ export async function getPayment(deps: Deps, caller: Caller, id: string): Promis
   return row;
 }
 
-export interface PaymentFilters {
-  status?: string | undefined;
-  service_id?: string | undefined;
-  flow?: string | undefined;
-  created_gte?: number | undefined;
-  created_lt?: number | undefined;
-}
-
-export function timeConditions(filters: {
-  created_gte?: number | undefined;
-  created_lt?: number | undefined;
-}) {
-  const conditions: Condition[] = [];
-  if (filters.created_gte !== undefined) conditions.push(['created_at >= ?', filters.created_gte]);
-  if (filters.created_lt !== undefined) conditions.push(['created_at < ?', filters.created_lt]);
-  return conditions;
-}
-
 /** A page of the caller's payments: its rows, or given a `view`, its response (lists.ts). */
 export async function listPayments<V extends AnyView<ListedPaymentRow> = undefined>(
   deps: Deps,
   caller: Caller,
-  filters: PaymentFilters,
+  query: PaymentQuery,
   page: PageRequest,
   view?: V,
 ): ListAnswer<ListedPaymentRow, V> {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.status) conditions.push(['status = ?', filters.status]);
-  if (filters.service_id) conditions.push(['service_id = ?', filters.service_id]);
-  if (filters.flow) conditions.push(['flow = ?', filters.flow]);
-  return listPage(deps, caller, 'payments', conditions, page, view);
+  return listPage(deps, caller, 'payments', query, page, view);
 }
 
 /** What the hosted checkout page needs to show, found by the link's token. */

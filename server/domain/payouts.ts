@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
 import { networkOf } from '../operators/number-prefixes.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { PayoutQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { ListedPayoutRow, PayoutRow, WalletRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -12,7 +13,6 @@ import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
-import { timeConditions } from './payments.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -392,27 +392,13 @@ export async function getPayout(deps: Deps, caller: Caller, id: string): Promise
   return row;
 }
 
-export interface PayoutFilters {
-  status?: string | undefined;
-  payout_type?: string | undefined;
-  bulk_id?: string | undefined;
-  payment_id?: string | undefined;
-  created_gte?: number | undefined;
-  created_lt?: number | undefined;
-}
-
 /** A page of the caller's payouts: its rows, or given a `view`, its response (lists.ts). */
 export async function listPayouts<V extends AnyView<ListedPayoutRow> = undefined>(
   deps: Deps,
   caller: Caller,
-  filters: PayoutFilters,
+  query: PayoutQuery,
   page: PageRequest,
   view?: V,
 ): ListAnswer<ListedPayoutRow, V> {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.status) conditions.push(['status = ?', filters.status]);
-  if (filters.payout_type) conditions.push(['payout_type = ?', filters.payout_type]);
-  if (filters.bulk_id) conditions.push(['bulk_id = ?', filters.bulk_id]);
-  if (filters.payment_id) conditions.push(['payment_id = ?', filters.payment_id]);
-  return listPage(deps, caller, 'payouts', conditions, page, view);
+  return listPage(deps, caller, 'payouts', query, page, view);
 }

@@ -1,5 +1,6 @@
 import type { ServiceCreate, ServiceUpdate } from '../../generated/openapi.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { ServiceQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { ServiceRow } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
@@ -42,16 +43,18 @@ export async function getService(deps: Deps, caller: Caller, id: string): Promis
   return row;
 }
 
-/** A page of the caller's services: its rows, or given a `view`, its response (lists.ts). */
+/**
+ * A page of the caller's services: its rows, or given a `view`, its response (lists.ts).
+ * Deleted ones only when the query asks for them.
+ */
 export async function listServices<V extends AnyView<ServiceRow> = undefined>(
   deps: Deps,
   caller: Caller,
-  filters: { status?: ServiceRow['status'] | undefined },
+  query: ServiceQuery,
   page: PageRequest,
   view?: V,
 ): ListAnswer<ServiceRow, V> {
-  const conditions: Condition[] = [filters.status ? ['status = ?', filters.status] : ["status <> 'deleted'"]];
-  return listPage(deps, caller, 'services', conditions, page, view);
+  return listPage(deps, caller, 'services', query, page, view);
 }
 
 /** Changes the given fields; a deleted service can no longer change. */

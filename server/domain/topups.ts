@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TopupCreate } from '../../generated/openapi.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { TopupQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { ListedTopupRow, TopupRow } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
@@ -8,7 +9,6 @@ import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { askOperator, routeRequest } from './operator-requests.js';
-import { timeConditions } from './payments.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -75,11 +75,9 @@ export async function getTopup(deps: Deps, caller: Caller, id: string): Promise<
 export async function listTopups<V extends AnyView<ListedTopupRow> = undefined>(
   deps: Deps,
   caller: Caller,
-  filters: { status?: string | undefined; created_gte?: number | undefined; created_lt?: number | undefined },
+  query: TopupQuery,
   page: PageRequest,
   view?: V,
 ): ListAnswer<ListedTopupRow, V> {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.status) conditions.push(['status = ?', filters.status]);
-  return listPage(deps, caller, 'topups', conditions, page, view);
+  return listPage(deps, caller, 'topups', query, page, view);
 }

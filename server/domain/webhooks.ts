@@ -3,7 +3,8 @@ import type {
   WebhookEndpointUpdate,
   WebhookSecretRotation,
 } from '../../generated/openapi.js';
-import type { Condition, PageRequest } from '../storage/pagination.js';
+import type { EventQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
 import type { EndpointSubscription } from '../storage/repositories/webhook-endpoints.js';
 import type { DeliveryRow, EventRow, WebhookEndpointRow } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
@@ -14,7 +15,6 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { subscribes } from './events.js';
 import { newId } from './ids.js';
-import { timeConditions } from './payments.js';
 import { type Answer, write } from './write.js';
 
 /**
@@ -178,21 +178,9 @@ export async function rotateWebhookEndpointSecret(
   return write(deps, rotateSecret, args, answer);
 }
 
-export async function listEvents(
-  deps: Deps,
-  caller: Caller,
-  filters: {
-    event?: string | undefined;
-    transaction_id?: string | undefined;
-    created_gte?: number | undefined;
-    created_lt?: number | undefined;
-  },
-  page: PageRequest,
-) {
-  const conditions: Condition[] = timeConditions(filters);
-  if (filters.event) conditions.push(['event = ?', filters.event]);
-  if (filters.transaction_id) conditions.push(['transaction_id = ?', filters.transaction_id]);
-  return deps.store.read(async (tx) => tx.events.list(caller.accountId, caller.mode, conditions, page));
+/** A page of the caller's events, filtered by the list's query. */
+export async function listEvents(deps: Deps, caller: Caller, query: EventQuery, page: PageRequest) {
+  return deps.store.read(async (tx) => tx.events.list(caller.accountId, caller.mode, query, page));
 }
 
 export async function getEvent(deps: Deps, caller: Caller, id: string): Promise<EventRow> {

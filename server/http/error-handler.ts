@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../../generated/openapi.js';
 import type { Deps } from '../domain/context.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, fromStorage } from '../domain/errors.js';
 import { childForRequest } from '../observability/logger.js';
 import { sendJson } from './envelope.js';
 import { restoreHead } from './routing.js';
@@ -90,6 +90,8 @@ function bodyIsEmpty(req: Request): boolean {
 function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (typeof err !== 'object' || err === null) return undefined;
+  const storageRefusal = fromStorage(err);
+  if (storageRefusal) return storageRefusal;
   const parserError = bodyParserError(err as { type?: unknown });
   if (parserError) {
     return parserError.code === 'payload_too_large'

@@ -7,7 +7,7 @@ import { sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { toLedgerEntry, toPage } from '../http/representations.js';
 import type { LedgerRow } from '../storage/rows.js';
-import { callerOf, createdRange, pageOf, text, time } from './query.js';
+import { callerOf, listQuery, pageOf, text, time } from './query.js';
 
 const csvColumns = 'id,created_at,type,amount,currency,balance_after,source_id,description';
 
@@ -42,7 +42,7 @@ export function balanceRoutes(deps: Deps, router: OperationRouter): void {
     const page = await balance.listLedger(
       deps,
       callerOf(req),
-      { type: text(req, 'type'), currency: text(req, 'currency'), ...createdRange(req) },
+      listQuery<'listBalanceTransactions'>(req),
       pageOf(req),
     );
     sendSuccess(res, 200, toPage(page, toLedgerEntry));

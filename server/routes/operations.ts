@@ -6,26 +6,15 @@ import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { apiKeyResponse, logsPage, rotationResponse } from '../http/renderings.js';
 import { toApiKey, toPage } from '../http/representations.js';
-import { callerOf, createdRange, integer, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 /** Call logs and API keys: what an account sees of its own use of the API. */
 export function operationRoutes(deps: Deps, router: OperationRouter): void {
   router.get('/logs', async (req, res) => {
-    const page = await logs.listLogs(
-      deps,
-      callerOf(req),
-      {
-        method: text(req, 'method'),
-        path: text(req, 'path'),
-        status: integer(req, 'status'),
-        status_class: text(req, 'status_class'),
-        error_code: text(req, 'error_code'),
-        request_id: text(req, 'request_id'),
-        ...createdRange(req),
-      },
-      pageOf(req),
-      { rendering: logsPage, context: null },
-    );
+    const page = await logs.listLogs(deps, callerOf(req), listQuery<'listLogs'>(req), pageOf(req), {
+      rendering: logsPage,
+      context: null,
+    });
     sendJson(res, 200, page);
   });
 

@@ -6,7 +6,7 @@ import type { OperationRouter, WriteHandler } from '../http/operation-router.js'
 import { paymentResponse, paymentsPage } from '../http/renderings.js';
 import { toPayment } from '../http/representations.js';
 import type { ListedPaymentRow, PaymentRow } from '../storage/rows.js';
-import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 export function paymentRoutes(deps: Deps, router: OperationRouter): void {
   const render = (row: ListedPaymentRow) => toPayment(row, deps.config.publicUrl);
@@ -23,12 +23,7 @@ export function paymentRoutes(deps: Deps, router: OperationRouter): void {
     const page = await payments.listPayments(
       deps,
       callerOf(req),
-      {
-        status: text(req, 'status'),
-        service_id: text(req, 'service_id'),
-        flow: text(req, 'flow'),
-        ...createdRange(req),
-      },
+      listQuery<'listPayments'>(req),
       pageOf(req),
       { rendering: paymentsPage, context: deps.config.publicUrl },
     );

@@ -5,7 +5,7 @@ import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { bulkPayoutResponse, payoutResponse, payoutsPage } from '../http/renderings.js';
 import { toPayout } from '../http/representations.js';
-import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 export function payoutRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/payouts', { status: 202, rendering: payoutResponse }, (req, answer) =>
@@ -19,19 +19,10 @@ export function payoutRoutes(deps: Deps, router: OperationRouter): void {
   );
 
   router.get('/payouts', async (req, res) => {
-    const page = await payouts.listPayouts(
-      deps,
-      callerOf(req),
-      {
-        status: text(req, 'status'),
-        payout_type: text(req, 'payout_type'),
-        bulk_id: text(req, 'bulk_id'),
-        payment_id: text(req, 'payment_id'),
-        ...createdRange(req),
-      },
-      pageOf(req),
-      { rendering: payoutsPage, context: null },
-    );
+    const page = await payouts.listPayouts(deps, callerOf(req), listQuery<'listPayouts'>(req), pageOf(req), {
+      rendering: payoutsPage,
+      context: null,
+    });
     sendJson(res, 200, page);
   });
 

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Caller } from '../domain/context.js';
+import type { FilteredList, ListQuery } from '../storage/list-filters.js';
 import type { PageRequest } from '../storage/pagination.js';
 
 /**
@@ -27,8 +28,13 @@ export function pageOf(req: Request): PageRequest {
   return { limit: integer(req, 'limit') ?? 20, cursor: text(req, 'cursor') };
 }
 
-export function createdRange(req: Request) {
-  return { created_gte: time(req, 'created_gte'), created_lt: time(req, 'created_lt') };
+/**
+ * A list operation's query as the contract validator let it through, which is the typed query
+ * the list's filters read (server/storage/list-filters.ts): the dashboard builds the same one
+ * from its form. A copy: it crosses to SQLite's reader thread as plain data.
+ */
+export function listQuery<Op extends FilteredList>(req: Request): ListQuery<Op> {
+  return { ...req.query } as ListQuery<Op>;
 }
 
 /** The authenticated caller; authentication runs before every route that reads it. */

@@ -5,8 +5,7 @@ import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { serviceResponse, servicesPage } from '../http/renderings.js';
 import { toService } from '../http/representations.js';
-import type { ServiceRow } from '../storage/rows.js';
-import { callerOf, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 export function serviceRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/services', { status: 201, rendering: serviceResponse }, (req, answer) =>
@@ -14,11 +13,16 @@ export function serviceRoutes(deps: Deps, router: OperationRouter): void {
   );
 
   router.get('/services', async (req, res) => {
-    const status = text(req, 'status') as ServiceRow['status'] | undefined;
-    const page = await services.listServices(deps, callerOf(req), { status }, pageOf(req), {
-      rendering: servicesPage,
-      context: null,
-    });
+    const page = await services.listServices(
+      deps,
+      callerOf(req),
+      listQuery<'listServices'>(req),
+      pageOf(req),
+      {
+        rendering: servicesPage,
+        context: null,
+      },
+    );
     sendJson(res, 200, page);
   });
 

@@ -5,7 +5,7 @@ import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { topupResponse, topupsPage } from '../http/renderings.js';
 import { toTopup } from '../http/representations.js';
-import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 export function topupRoutes(deps: Deps, router: OperationRouter): void {
   router.post('/topups', { status: 202, rendering: topupResponse }, (req, answer) =>
@@ -13,13 +13,10 @@ export function topupRoutes(deps: Deps, router: OperationRouter): void {
   );
 
   router.get('/topups', async (req, res) => {
-    const page = await topups.listTopups(
-      deps,
-      callerOf(req),
-      { status: text(req, 'status'), ...createdRange(req) },
-      pageOf(req),
-      { rendering: topupsPage, context: null },
-    );
+    const page = await topups.listTopups(deps, callerOf(req), listQuery<'listTopups'>(req), pageOf(req), {
+      rendering: topupsPage,
+      context: null,
+    });
     sendJson(res, 200, page);
   });
 

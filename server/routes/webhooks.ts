@@ -10,7 +10,7 @@ import { sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
 import { deliveriesResponse, endpointWithSecretResponse } from '../http/renderings.js';
 import { toDelivery, toEvent, toPage, toWebhookEndpoint } from '../http/representations.js';
-import { callerOf, createdRange, pageOf, pathId, text } from './query.js';
+import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
 export function webhookRoutes(deps: Deps, router: OperationRouter): void {
   router.post(
@@ -58,12 +58,7 @@ export function webhookRoutes(deps: Deps, router: OperationRouter): void {
   );
 
   router.get('/events', async (req, res) => {
-    const page = await webhooks.listEvents(
-      deps,
-      callerOf(req),
-      { event: text(req, 'event'), transaction_id: text(req, 'transaction_id'), ...createdRange(req) },
-      pageOf(req),
-    );
+    const page = await webhooks.listEvents(deps, callerOf(req), listQuery<'listEvents'>(req), pageOf(req));
     sendSuccess(res, 200, toPage(page, toEvent));
   });
 

@@ -1,5 +1,5 @@
-import { ApiError } from '../domain/errors.js';
 import type { SqlConnection, SqlStatement } from './sql.js';
+import { crossesThreads } from './thread-errors.js';
 
 /** A page of a list, newest first, as every list operation answers it. */
 export interface Page<T> {
@@ -16,6 +16,20 @@ export interface PageRequest {
 /** A condition with its `?` values; the SQL comes from code, never from the request. */
 export type Condition = [sql: string, ...values: Array<string | number>];
 
+/**
+ * A cursor no page of this store ever returned: the caller's mistake, which the domain answers
+ * as the request's (server/domain/errors.ts, `fromStorage`). Read on SQLite's reader thread, it
+ * comes back to the caller as itself.
+ */
+export class InvalidCursor extends Error {
+  readonly param = 'cursor';
+  constructor() {
+    super('The cursor is not one this store returned.');
+    this.name = 'InvalidCursor';
+  }
+}
+crossesThreads(InvalidCursor);
+
 /** The cursor is the `seq` of the last item served, base64url-encoded: opaque to clients. */
 export function encodeCursor(seq: number): string {
   return Buffer.from(String(seq)).toString('base64url');
@@ -24,9 +38,7 @@ export function encodeCursor(seq: number): string {
 export function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!/^[1-9][0-9]{0,15}$/.test(text)) {
-    throw new ApiError(400, 'invalid_parameter', 'The cursor is not one this API returned.', {
-      param: 'cursor',
-    });
+    throw new InvalidCursor();
   }
   return Number(text);
 }

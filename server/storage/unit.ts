@@ -1,5 +1,9 @@
 import type { Tx } from './repositories/index.js';
 
+// How errors cross between threads lives apart (thread-errors.ts): storage's own error classes
+// register there without importing the repositories, whose types this module needs.
+export { crossesThreads, type ErrorData, errorFromData, errorToData } from './thread-errors.js';
+
 /**
  * A unit of work: the only way anything writes (docs/decisions/0021-one-write-path.md). It gets
  * the transaction's repositories and plain data, and returns plain data (both copied by the
@@ -90,51 +94,4 @@ async function find(registry: Map<string, unknown>, ref: Definition, kind: strin
       `no ${kind} named ${ref.name} in ${ref.module}: is it defined at the module's top level?`,
     );
   return found;
-}
-
-/**
- * Errors cross between threads as plain data. One of a class registered here comes back as an
- * instance of that class with its fields (an `ApiError` keeps its status and code, and reaches
- * the error handler as if thrown on the main thread); any other as an `Error` with its name,
- * message and own fields (a SQLite error keeps its `code`, which the error handler reads).
- */
-// biome-ignore lint/suspicious/noExplicitAny: any error class, whatever its constructor takes
-const errorClasses = new Map<string, new (...args: any[]) => Error>();
-
-// biome-ignore lint/suspicious/noExplicitAny: see errorClasses
-export function crossesThreads(errorClass: new (...args: any[]) => Error): void {
-  errorClasses.set(errorClass.name, errorClass);
-}
-
-export interface ErrorData {
-  name: string;
-  message: string;
-  stack?: string | undefined;
-  fields: Record<string, unknown>;
-}
-
-export function errorToData(error: unknown): ErrorData {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) {
-    if (key !== 'cause' && isPlain(value)) fields[key] = value;
-  }
-  return { name: error.name, message: error.message, stack: error.stack, fields };
-}
-
-export function errorFromData(data: ErrorData): Error {
-  const errorClass = errorClasses.get(data.name);
-  const error: Error = Object.create((errorClass ?? Error).prototype);
-  Object.defineProperties(error, {
-    message: { value: data.message, writable: true, configurable: true },
-    stack: { value: data.stack, writable: true, configurable: true },
-  });
-  Object.assign(error, data.fields);
-  if (error.name !== data.name)
-    Object.defineProperty(error, 'name', { value: data.name, writable: true, configurable: true });
-  return error;
-}
-
-function isPlain(value: unknown): boolean {
-  return typeof value !== 'function' && typeof value !== 'symbol';
 }

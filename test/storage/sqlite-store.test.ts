@@ -14,14 +14,14 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/domain/accounts.js';
-import { ApiError } from '../../server/domain/errors.js';
+import { ApiError, fromStorage } from '../../server/domain/errors.js';
 import { newId } from '../../server/domain/ids.js';
 import { accountPage } from '../../server/domain/lists.js';
 import { recordCalls } from '../../server/domain/logs.js';
 import { insertPayment } from '../../server/domain/payments.js';
 import { databaseUnavailable } from '../../server/http/error-handler.js';
 import { openStore } from '../../server/storage/open-store.js';
-import type { Condition } from '../../server/storage/pagination.js';
+import { InvalidCursor } from '../../server/storage/pagination.js';
 import type { CallLogRow, PaymentRow } from '../../server/storage/rows.js';
 import { startCheckpointer } from '../../server/storage/sqlite/checkpointer.js';
 import { threadEnded } from '../../server/storage/sqlite/thread.js';
@@ -232,7 +232,7 @@ describe.each([
       list: 'payments' as const,
       accountId,
       mode: 'test' as const,
-      conditions: [] as Condition[],
+      query: {},
       page: { limit: 3 },
     };
     const first = await store.view(accountPage, args);
@@ -247,19 +247,20 @@ describe.each([
     await store.close();
   });
 
-  it("a read's ApiError (a cursor this API never returned) reaches the caller as an ApiError", async () => {
+  it("a read's refusal (a cursor this store never returned) reaches the caller as itself, answered as a 400", async () => {
     const { store, accountId } = await withPayments(1);
     const refused = await store
       .view(accountPage, {
         list: 'payments',
         accountId,
         mode: 'test',
-        conditions: [],
+        query: {},
         page: { limit: 3, cursor: 'bm9wZQ' },
       })
       .catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'cursor' });
+    expect(refused).toBeInstanceOf(InvalidCursor);
+    expect(refused).toMatchObject({ name: 'InvalidCursor', param: 'cursor' });
+    expect(fromStorage(refused)).toMatchObject({ status: 400, code: 'invalid_parameter', param: 'cursor' });
     await store.close();
   });
 
@@ -269,7 +270,7 @@ describe.each([
       list: 'payments',
       accountId,
       mode: 'test',
-      conditions: [],
+      query: {},
       page: { limit: 10 },
     });
     await store.close();
@@ -491,7 +492,7 @@ describe('reads (SQLite)', () => {
   const insertRow = (store: Store, n: number) =>
     store.transact((tx) => tx.logs.insertMany([{ ...logRow(n), account_id: account, mode: 'test' }]));
   const rowsSeen = async (tx: Parameters<Parameters<Store['read']>[0]>[0]) =>
-    (await tx.logs.list(account, 'test', [], { limit: 100 })).items.length;
+    (await tx.logs.list(account, 'test', {}, { limit: 100 })).items.length;
 
   it('that overlap do not wait for each other, and each keeps the snapshot it started with', async () => {
     const { store } = await openAt(false);

@@ -26,25 +26,8 @@ export function bodyOf(req: Request): Record<string, string> {
   return out;
 }
 
-/** `from`/`to` dates (UTC days, `to` included) as the API's created_gte/created_lt. */
-export function dateRange(query: Query): { created_gte?: number; created_lt?: number } {
-  const day = (value: string | undefined) =>
-    value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
-  const from = day(query.from);
-  const to = day(query.to);
-  return {
-    ...(Number.isNaN(from) ? {} : { created_gte: from }),
-    ...(Number.isNaN(to) ? {} : { created_lt: to + 86_400_000 }),
-  };
-}
-
 export function pageRequest(query: Query) {
   return { limit: 20, cursor: query.cursor };
-}
-
-/** Keeps a filter value only when it is one of the allowed ones. */
-export function oneOf(value: string | undefined, allowed: readonly string[]): string | undefined {
-  return value !== undefined && allowed.includes(value) ? value : undefined;
 }
 
 export function sendHtml(res: Response, status: number, body: string): void {

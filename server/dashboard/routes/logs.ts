@@ -2,24 +2,12 @@ import { type Request, Router } from 'express';
 import { iso } from '../../domain/clock.js';
 import type { Caller, Deps } from '../../domain/context.js';
 import { listUsers } from '../../domain/dashboard-users.js';
-import { type LogFilters, listLogs } from '../../domain/logs.js';
+import { listLogs } from '../../domain/logs.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
 import { logsView } from '../views/logs.js';
-import { callerOf, dateRange, oneOf, pageRequest, type Query, queryOf, render } from './context.js';
-
-function logFilters(query: Query): LogFilters {
-  const status = query.status && /^[1-5]\d\d$/.test(query.status) ? Number(query.status) : undefined;
-  return {
-    method: oneOf(query.method, ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']),
-    path: query.path,
-    status,
-    status_class: oneOf(query.status_class, ['2xx', '3xx', '4xx', '5xx']),
-    error_code: query.error_code,
-    request_id: query.request_id,
-    ...dateRange(query),
-  };
-}
+import { callerOf, pageRequest, queryOf, render } from './context.js';
+import { logQuery } from './list-queries.js';
 
 async function emailsOf(deps: Deps, req: Request) {
   const users = await listUsers(deps, req.dashboard?.account.id ?? '');
@@ -32,12 +20,7 @@ export function logRoutes(deps: Deps, mode: Mode): Router {
 
   router.get('/logs', async (req, res) => {
     const query = queryOf(req);
-    const result = await listLogs(
-      deps,
-      await callerOf(deps, req, mode),
-      logFilters(query),
-      pageRequest(query),
-    );
+    const result = await listLogs(deps, await callerOf(deps, req, mode), logQuery(query), pageRequest(query));
     const emails = await emailsOf(deps, req);
     await render(deps, req, res, mode, '/logs', 'Call logs', (ctx) => logsView(ctx, query, result, emails));
   });
@@ -45,7 +28,7 @@ export function logRoutes(deps: Deps, mode: Mode): Router {
   router.get('/logs.csv', async (req, res) => {
     const query = queryOf(req);
     const caller: Caller = await callerOf(deps, req, mode);
-    const filters = logFilters(query);
+    const filters = logQuery(query);
     const emails = await emailsOf(deps, req);
     await sendCsv(
       res,

@@ -19,17 +19,8 @@ import {
   topupDetail,
   topupsView,
 } from '../views/money.js';
-import {
-  act,
-  bodyOf,
-  callerOf,
-  dateRange,
-  oneOf,
-  pageRequest,
-  queryOf,
-  render,
-  requirePermission,
-} from './context.js';
+import { act, bodyOf, callerOf, pageRequest, queryOf, render, requirePermission } from './context.js';
+import { dateRange, paymentQuery, payoutQuery, topupQuery } from './list-queries.js';
 
 /** Overview, payments, payouts, top-ups and refunds: lists, details with timelines, refunds, the CSV report. */
 export function moneyRoutes(deps: Deps, mode: Mode): Router {
@@ -45,12 +36,7 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
     const result = await listPayments(
       deps,
       await callerOf(deps, req, mode),
-      {
-        status: oneOf(query.status, ['initiated', 'success', 'failed', 'expired']),
-        flow: oneOf(query.flow, ['direct', 'hosted']),
-        service_id: query.service_id,
-        ...dateRange(query),
-      },
+      paymentQuery(query),
       pageRequest(query),
     );
     await render(deps, req, res, mode, '/payments', 'Payments', (ctx) => paymentsView(ctx, query, result));
@@ -94,13 +80,7 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
       const result = await listPayouts(
         deps,
         await callerOf(deps, req, mode),
-        {
-          status: oneOf(query.status, ['pending', 'success', 'failed']),
-          payout_type: refunds ? 'refund' : oneOf(query.payout_type, ['withdrawal', 'transfer', 'refund']),
-          payment_id: query.payment_id,
-          bulk_id: refunds ? undefined : query.bulk_id,
-          ...dateRange(query),
-        },
+        payoutQuery(query, refunds),
         pageRequest(query),
       );
       const section = refunds ? '/refunds' : '/payouts';
@@ -125,7 +105,7 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
     const result = await listTopups(
       deps,
       await callerOf(deps, req, mode),
-      { status: oneOf(query.status, ['initiated', 'success', 'failed', 'expired']), ...dateRange(query) },
+      topupQuery(query),
       pageRequest(query),
     );
     await render(deps, req, res, mode, '/topups', 'Top-ups', (ctx) => topupsView(ctx, query, result));
@@ -149,8 +129,8 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
       });
     }
     const rows = iterateLedger(deps, await callerOf(deps, req, mode), {
-      from: range.created_gte,
-      to: range.created_lt,
+      from: Date.parse(range.created_gte),
+      to: Date.parse(range.created_lt),
       currency: null,
     });
     await sendCsv(

@@ -1,3 +1,7 @@
+import {
+  pathsLogsGetParametersQueryMethodValues,
+  pathsLogsGetParametersQueryStatus_classValues,
+} from '../../../generated/openapi.js';
 import type { Page } from '../../storage/pagination.js';
 import type { CallLogRow } from '../../storage/rows.js';
 import { type Html, html } from '../html.js';
@@ -5,10 +9,10 @@ import { badge, filters, pager, table, when } from './components.js';
 import { base, type PageContext } from './layout.js';
 
 export const logFilterFields = [
-  { name: 'method', label: 'Method', options: ['GET', 'POST', 'PUT', 'DELETE'] },
+  { name: 'method', label: 'Method', options: pathsLogsGetParametersQueryMethodValues },
   { name: 'path', label: 'Path' },
   { name: 'status', label: 'Status code' },
-  { name: 'status_class', label: 'Status class', options: ['2xx', '3xx', '4xx', '5xx'] },
+  { name: 'status_class', label: 'Status class', options: pathsLogsGetParametersQueryStatus_classValues },
   { name: 'error_code', label: 'Error code' },
   { name: 'request_id', label: 'Request id' },
   { name: 'from', label: 'From (UTC date)', type: 'date' as const },

@@ -1,3 +1,9 @@
+import {
+  paymentFlowValues,
+  paymentStatusValues,
+  payoutStatusValues,
+  payoutTypeValues,
+} from '../../../generated/openapi.js';
 import type { overview, TimelineEvent } from '../../domain/dashboard-views.js';
 import type { Page } from '../../storage/pagination.js';
 import type {
@@ -82,8 +88,8 @@ export function paymentsView(ctx: PageContext, query: Query, result: Page<Listed
   return html`${filters(
     path,
     [
-      { name: 'status', label: 'Status', options: ['initiated', 'success', 'failed', 'expired'] },
-      { name: 'flow', label: 'Flow', options: ['direct', 'hosted'] },
+      { name: 'status', label: 'Status', options: paymentStatusValues },
+      { name: 'flow', label: 'Flow', options: paymentFlowValues },
       { name: 'service_id', label: 'Service id' },
       ...dateFilters,
     ],
@@ -99,10 +105,8 @@ export function payoutsView(
 ): Html {
   const path = `${base(ctx.mode)}/${refunds ? 'refunds' : 'payouts'}`;
   const fields: FilterField[] = [
-    { name: 'status', label: 'Status', options: ['pending', 'success', 'failed'] },
-    ...(refunds
-      ? []
-      : [{ name: 'payout_type', label: 'Type', options: ['withdrawal', 'transfer', 'refund'] }]),
+    { name: 'status', label: 'Status', options: payoutStatusValues },
+    ...(refunds ? [] : [{ name: 'payout_type', label: 'Type', options: payoutTypeValues }]),
     { name: 'payment_id', label: 'Payment id' },
     ...(refunds ? [] : [{ name: 'bulk_id', label: 'Bulk id' }]),
     ...dateFilters,
@@ -120,7 +124,8 @@ export function topupsView(ctx: PageContext, query: Query, result: Page<ListedTo
   return html`${filters(
     path,
     [
-      { name: 'status', label: 'Status', options: ['initiated', 'success', 'failed', 'expired'] },
+      // A top-up's states are a payment's (the contract's listTopups filters by PaymentStatus).
+      { name: 'status', label: 'Status', options: paymentStatusValues },
       ...dateFilters,
     ],
     query,

@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type EventQuery, eventFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import type { EventRow, Mode } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 
@@ -23,10 +24,11 @@ export function eventsRepository(connection: SqlConnection, page: Pager) {
     async byId(id: string): Promise<EventRow | undefined> {
       return byId.get(id);
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's events in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: EventQuery, request: PageRequest) {
       return page<EventRow>(
         'events',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(eventFilters, query)],
         request,
       );
     },

@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type LedgerQuery, ledgerFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import type { BalanceRow, LedgerRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 
@@ -46,8 +47,13 @@ export function ledgerRepository(connection: SqlConnection, page: Pager) {
     async append(row: Omit<LedgerRow, 'seq'>): Promise<void> {
       await append.run(row);
     },
-    async list(walletId: string, filters: Condition[], request: PageRequest) {
-      return page<LedgerRow>('ledger_entries', [['wallet_id = ?', walletId], ...filters], request);
+    /** A page of a wallet's entries, filtered by the list's query (list-filters.ts). */
+    async list(walletId: string, query: LedgerQuery, request: PageRequest) {
+      return page<LedgerRow>(
+        'ledger_entries',
+        [['wallet_id = ?', walletId], ...conditionsOf(ledgerFilters, query)],
+        request,
+      );
     },
     /** The next `limit` entries of a period after `afterSeq`, oldest first. */
     async rangeChunk(

@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type LogQuery, logFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import type { CallLogRow, Mode } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 
@@ -19,10 +20,11 @@ export function logsRepository(connection: SqlConnection, page: Pager) {
     async insertMany(rows: Array<Omit<CallLogRow, 'seq'>>): Promise<void> {
       for (const row of rows) await insert.run(row);
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's logs in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: LogQuery, request: PageRequest) {
       return page<CallLogRow>(
         'call_logs',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(logFilters, query)],
         request,
       );
     },

@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type PaymentQuery, paymentFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import { type ListedPaymentRow, listedPaymentColumns, type Mode, type PaymentRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
@@ -55,10 +56,11 @@ export function paymentsRepository(connection: SqlConnection, page: Pager) {
     async addRefunded(id: string, delta: number, now: number): Promise<void> {
       await addRefunded.run(delta, now, id);
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's payments in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: PaymentQuery, request: PageRequest) {
       return page<ListedPaymentRow>(
         'payments',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(paymentFilters, query)],
         request,
         listedPaymentColumns,
       );

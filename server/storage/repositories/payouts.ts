@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type PayoutQuery, payoutFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import { type ListedPayoutRow, listedPayoutColumns, type Mode, type PayoutRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
@@ -26,10 +27,11 @@ export function payoutsRepository(connection: SqlConnection, page: Pager) {
     async get(accountId: string, mode: Mode, id: string): Promise<PayoutRow | undefined> {
       return get.get(id, accountId, mode);
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's payouts in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: PayoutQuery, request: PageRequest) {
       return page<ListedPayoutRow>(
         'payouts',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(payoutFilters, query)],
         request,
         listedPayoutColumns,
       );

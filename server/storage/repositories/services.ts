@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type ServiceQuery, serviceFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import type { Mode, ServiceRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
@@ -28,10 +29,11 @@ export function servicesRepository(connection: SqlConnection, page: Pager) {
     async update(row: ServiceRow): Promise<void> {
       await update.run({ ...row });
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's services in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: ServiceQuery, request: PageRequest) {
       return page<ServiceRow>(
         'services',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(serviceFilters, query)],
         request,
       );
     },

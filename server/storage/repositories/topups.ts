@@ -1,4 +1,5 @@
-import type { Condition, PageRequest, Pager } from '../pagination.js';
+import { conditionsOf, type TopupQuery, topupFilters } from '../list-filters.js';
+import type { PageRequest, Pager } from '../pagination.js';
 import { type ListedTopupRow, listedTopupColumns, type Mode, type TopupRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
@@ -25,10 +26,11 @@ export function topupsRepository(connection: SqlConnection, page: Pager) {
     async get(accountId: string, mode: Mode, id: string): Promise<TopupRow | undefined> {
       return get.get(id, accountId, mode);
     },
-    async list(accountId: string, mode: Mode, filters: Condition[], request: PageRequest) {
+    /** A page of an account's topups in one mode, filtered by the list's query (list-filters.ts). */
+    async list(accountId: string, mode: Mode, query: TopupQuery, request: PageRequest) {
       return page<ListedTopupRow>(
         'topups',
-        [['account_id = ?', accountId], ['mode = ?', mode], ...filters],
+        [['account_id = ?', accountId], ['mode = ?', mode], ...conditionsOf(topupFilters, query)],
         request,
         listedTopupColumns,
       );
