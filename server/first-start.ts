@@ -15,7 +15,7 @@ export interface SandboxCredentials {
 }
 
 /** The three `export` lines, for the API at `apiUrl` (ending in `/v1`). */
-export function exportLines(apiUrl: string, credentials: SandboxCredentials): string[] {
+function exportLines(apiUrl: string, credentials: SandboxCredentials): string[] {
   return [
     `export ${shellVariables.baseUrl}=${apiUrl}`,
     `export ${shellVariables.apiUser}=${credentials.apiUser}`,

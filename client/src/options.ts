@@ -3,10 +3,10 @@ import { defaultRetryOptions, type RetryOptions } from './retry-policy.js';
 import type { Fetch } from './retrying-fetch.js';
 import { isBrowser } from './runtime.js';
 
-export const defaultBaseUrl = 'http://127.0.0.1:3000/v1';
+const defaultBaseUrl = 'http://127.0.0.1:3000/v1';
 /** The environment variable read when no `baseUrl` is given: `npm start` prints it. */
-export const baseUrlVariable = 'PAYMENTS_BASE_URL';
-export const defaultTimeoutMs = 30_000;
+const baseUrlVariable = 'PAYMENTS_BASE_URL';
+const defaultTimeoutMs = 30_000;
 
 /** What `createPaymentsClient` accepts. */
 export interface PaymentsClientOptions {

@@ -8,7 +8,7 @@ import { eventNameValues } from '../../generated/openapi.js';
 import { ApiError } from '../domain/errors.js';
 
 /** `Amount`: an integer from 1 to 1,000,000,000 minor units. */
-export function amountField(value: string | undefined, field = 'amount'): number | undefined {
+function amountField(value: string | undefined, field = 'amount'): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const amount = Number(value);
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > 1_000_000_000) {
@@ -20,7 +20,7 @@ export function amountField(value: string | undefined, field = 'amount'): number
 }
 
 /** `Reference`: 1 to 64 characters, optional. */
-export function referenceField(value: string | undefined): string | undefined {
+function referenceField(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (value.length > 64)
     throw new ApiError(400, 'invalid_field', 'The reference is at most 64 characters.', {

@@ -131,7 +131,7 @@ function newAccount(
  * Writes an account, its wallets and keys; with `onlyFirst`, only when the database has no
  * account yet. Whether it wrote them.
  */
-export const insertAccount = defineUnit(
+const insertAccount = defineUnit(
   import.meta.url,
   'accounts.insert',
   async (tx, a: AccountRows & { onlyFirst: boolean }): Promise<boolean> => {
@@ -225,7 +225,7 @@ export async function resetKeys(store: Store, apiUser: string, mode: Mode, now: 
 }
 
 /** Revokes every key of the new key's account and mode, and inserts the new key. */
-export const replaceKeys = defineUnit(
+const replaceKeys = defineUnit(
   import.meta.url,
   'keys.replace-all',
   async (tx, a: { key: NewKeyRow; now: number }): Promise<void> => {
@@ -235,7 +235,7 @@ export const replaceKeys = defineUnit(
 );
 
 /** At most this many keys of one account and mode work at once (active or in a grace period). */
-export const maxWorkingKeys = 2;
+const maxWorkingKeys = 2;
 
 /** Only an active key manages keys: one in its grace period is on its way out. */
 async function requireActiveCaller(tx: Tx, caller: Caller, now: number): Promise<void> {
@@ -334,7 +334,7 @@ function rotationArgs(deps: Deps, caller: Caller, gracePeriodSeconds: number): R
   return { caller, gracePeriodSeconds, now, key: newKey(caller.accountId, caller.mode, now) };
 }
 
-export const rotateCallerKey = defineUnit(
+const rotateCallerKey = defineUnit(
   import.meta.url,
   'keys.rotate-own',
   async (tx, a: RotationArgs): Promise<Rotation> => {
@@ -356,7 +356,7 @@ export async function revokeKey(
   return write(deps, revokeByCaller, { caller, id, now: deps.clock.now() }, answer);
 }
 
-export const revokeByCaller = defineUnit(
+const revokeByCaller = defineUnit(
   import.meta.url,
   'keys.revoke-by-key',
   async (tx, a: { caller: Caller; id: string; now: number }): Promise<ApiKeyRow> => {
@@ -378,7 +378,7 @@ export async function rotateKeyById(
   return write(deps, rotatePickedKey, { ...rotationArgs(deps, caller, gracePeriodSeconds), keyId });
 }
 
-export const rotatePickedKey = defineUnit(
+const rotatePickedKey = defineUnit(
   import.meta.url,
   'keys.rotate-picked',
   async (tx, a: RotationArgs & { keyId: string }): Promise<Rotation> => {
@@ -394,7 +394,7 @@ export async function revokeKeyById(deps: Deps, caller: Caller, keyId: string): 
   return write(deps, revokePickedKey, { caller, id: keyId, now: deps.clock.now() });
 }
 
-export const revokePickedKey = defineUnit(
+const revokePickedKey = defineUnit(
   import.meta.url,
   'keys.revoke-picked',
   async (tx, a: { caller: Caller; id: string; now: number }): Promise<ApiKeyRow> =>

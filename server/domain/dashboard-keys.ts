@@ -11,7 +11,7 @@ import { ApiError } from './errors.js';
 export { revokeKeyById } from './accounts.js';
 
 /** The longest grace period the dashboard offers: a week, time enough to redeploy. */
-export const maxGraceSeconds = 7 * 24 * 3600;
+const maxGraceSeconds = 7 * 24 * 3600;
 
 export async function listAccountKeys(deps: Deps, caller: Caller): Promise<ApiKeyRow[]> {
   return deps.store.read(

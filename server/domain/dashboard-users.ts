@@ -18,16 +18,16 @@ export const sessionIdleMs = 30 * 60 * 1000;
 /** ...and this long after sign-in, whatever the activity. */
 export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
 /** Invitation and set-password links work once, within this time. */
-export const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 /** Sign-in failures counted over this window... */
-export const signInWindowMs = 15 * 60 * 1000;
+const signInWindowMs = 15 * 60 * 1000;
 /** ...refuse further attempts for one email address after this many, */
 export const maxFailuresPerEmail = 5;
 /** ...and from one client address after this many. */
-export const maxFailuresPerClient = 20;
-export const minPasswordLength = 10;
+const maxFailuresPerClient = 20;
+const minPasswordLength = 10;
 /** Sign-in attempts are kept this long, then deleted. */
-export const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
+const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 
 // N = 2^15, r = 8: 32 MiB and about 0.1 s per hash, so a stolen database resists guessing.
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -51,7 +51,7 @@ function scryptAsync(password: string, salt: Buffer): Promise<Buffer> {
   );
 }
 
-export async function hashPassword(password: string): Promise<{ hash: Buffer; salt: Buffer }> {
+async function hashPassword(password: string): Promise<{ hash: Buffer; salt: Buffer }> {
   const salt = randomBytes(16);
   return { hash: await scryptAsync(password, salt), salt };
 }
@@ -67,12 +67,12 @@ async function passwordMatches(user: DashboardUserRow | undefined, password: str
 const tokenHash = (token: string) => createHash('sha256').update(token).digest();
 const newToken = () => randomBytes(32).toString('base64url');
 
-export function normaliseEmail(input: string): string | null {
+function normaliseEmail(input: string): string | null {
   const email = input.trim().toLowerCase();
   return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
 }
 
-export function checkPassword(password: string): string | null {
+function checkPassword(password: string): string | null {
   if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
   if (password.length > 200) return 'Use at most 200 characters.';
   return null;
@@ -122,7 +122,7 @@ export async function createDashboardUser(
 }
 
 /** A new user, with their one-time link when they have no password yet; refused for a known email. */
-export const insertUser = defineUnit(
+const insertUser = defineUnit(
   import.meta.url,
   'dashboard.insert-user',
   async (
@@ -144,13 +144,13 @@ export const insertUser = defineUnit(
 );
 
 /** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
-export async function issueLink(store: Store, userId: string, now: number): Promise<string> {
+async function issueLink(store: Store, userId: string, now: number): Promise<string> {
   const token = newToken();
   await write(storeAt(store, now), insertLink, { tokenHash: tokenHash(token), userId, now });
   return token;
 }
 
-export const insertLink = defineUnit(
+const insertLink = defineUnit(
   import.meta.url,
   'dashboard.insert-link',
   async (tx, a: { tokenHash: Buffer; userId: string; now: number }): Promise<void> =>
@@ -179,7 +179,7 @@ async function openSession(deps: Deps, userId: string, now: number): Promise<Ope
 }
 
 /** A new session; the sessions past their absolute end are deleted on the way. */
-export const insertSession = defineUnit(
+const insertSession = defineUnit(
   import.meta.url,
   'dashboard.insert-session',
   async (tx, row: Omit<DashboardSessionRow, 'revoked_at' | 'flash'>): Promise<void> => {
@@ -219,7 +219,7 @@ export async function signIn(
 }
 
 /** A sign-in attempt; the attempts past their keeping time are deleted on the way. */
-export const recordSignIn = defineUnit(
+const recordSignIn = defineUnit(
   import.meta.url,
   'dashboard.record-sign-in',
   async (tx, a: { email: string; client: string; succeeded: boolean; now: number }): Promise<void> => {
@@ -263,7 +263,7 @@ export async function resolveSession(deps: Deps, token: string): Promise<SignedI
   return { tokenHash: hash, ...found };
 }
 
-export const touchSession = defineUnit(
+const touchSession = defineUnit(
   import.meta.url,
   'dashboard.touch-session',
   async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> =>
@@ -274,7 +274,7 @@ export async function signOut(deps: Deps, signedIn: SignedIn): Promise<void> {
   await write(deps, revokeSession, { tokenHash: signedIn.tokenHash, now: deps.clock.now() });
 }
 
-export const revokeSession = defineUnit(
+const revokeSession = defineUnit(
   import.meta.url,
   'dashboard.revoke-session',
   async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> =>
@@ -287,7 +287,7 @@ export async function signOutEverywhere(deps: Deps, userId: string): Promise<num
 }
 
 /** How many sessions of the user it ended. */
-export const revokeUserSessions = defineUnit(
+const revokeUserSessions = defineUnit(
   import.meta.url,
   'dashboard.revoke-user-sessions',
   async (tx, a: { userId: string; now: number }): Promise<number> =>
@@ -299,7 +299,7 @@ export async function setFlash(deps: Deps, signedIn: SignedIn, message: string |
   await write(deps, storeFlash, { tokenHash: signedIn.tokenHash, message });
 }
 
-export const storeFlash = defineUnit(
+const storeFlash = defineUnit(
   import.meta.url,
   'dashboard.set-flash',
   async (tx, a: { tokenHash: Buffer; message: string | null }): Promise<void> =>
@@ -341,7 +341,7 @@ export async function acceptLink(
  * Marks a one-time link used, sets its user's password and ends their sessions; false, with
  * nothing written, when the link was already used.
  */
-export const useLink = defineUnit(
+const useLink = defineUnit(
   import.meta.url,
   'dashboard.use-link',
   async (

@@ -33,7 +33,7 @@ export const accountPage = defineUnit(
  * How a page of a list is answered: a named rendering of the page (server/http/renderings.ts)
  * and what it needs besides the page.
  */
-export interface PageView<Row, C> {
+interface PageView<Row, C> {
   rendering: Rendering<Page<Row>, C>;
   context: C;
 }
@@ -46,7 +46,7 @@ export type RenderedJson = string & { readonly rendered: true };
  * reader thread, whose answer is then one string. The rows themselves, copied between threads
  * field by field, cost the event loop more than everything else a list request does there.
  */
-export const renderedAccountPage = defineUnit(
+const renderedAccountPage = defineUnit(
   import.meta.url,
   'lists.account-page-rendered',
   async (

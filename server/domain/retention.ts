@@ -22,7 +22,7 @@ export const retentionBatch = 50;
 export const retentionCheckMs = 10_000;
 
 /** Deletes up to `limit` of each: idempotency records and call logs older than their cutoffs. */
-export const purgeExpired = defineUnit(
+const purgeExpired = defineUnit(
   import.meta.url,
   'retention.purge',
   async (tx, a: { recordsBefore: number; logsBefore: number; limit: number }) => ({

@@ -68,7 +68,7 @@ async function settleCollection(
   return true;
 }
 
-export function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): Promise<boolean> {
+function settlePayment(tx: Tx, payment: PaymentRow, final: Final, now: number): Promise<boolean> {
   return settleCollection(tx, 'payment', payment, payment.customer_msisdn, final, now);
 }
 

@@ -28,7 +28,7 @@ async function requireAllowedUrl(deps: Deps, caller: Caller, url: string): Promi
 }
 
 /** A new endpoint, counted against the account's limit in the transaction that inserts it. */
-export const insertWebhookEndpoint = defineUnit(
+const insertWebhookEndpoint = defineUnit(
   import.meta.url,
   'webhooks.createEndpoint',
   async (tx, a: { row: NewEndpointRow; max: number }): Promise<WebhookEndpointRow> => {
@@ -94,7 +94,7 @@ async function endpointOf(tx: Tx, caller: Caller, id: string): Promise<WebhookEn
   return row;
 }
 
-export const updateEndpoint = defineUnit(
+const updateEndpoint = defineUnit(
   import.meta.url,
   'webhooks.updateEndpoint',
   async (
@@ -127,7 +127,7 @@ export async function updateWebhookEndpoint(
 }
 
 /** Deletes an endpoint and cancels what was still queued for it. */
-export const deleteEndpoint = defineUnit(
+const deleteEndpoint = defineUnit(
   import.meta.url,
   'webhooks.deleteEndpoint',
   async (tx, a: { caller: Caller; id: string; now: number }): Promise<void> => {
@@ -146,7 +146,7 @@ export async function deleteWebhookEndpoint(deps: Deps, caller: Caller, id: stri
  * one and keeps signing (beside the new one) until it expires; a rotation during an overlap
  * replaces the previous secret, so at most two secrets ever sign.
  */
-export const rotateSecret = defineUnit(
+const rotateSecret = defineUnit(
   import.meta.url,
   'webhooks.rotateSecret',
   async (
@@ -197,7 +197,7 @@ export async function listEventDeliveries(deps: Deps, caller: Caller, eventId: s
 }
 
 /** Queues a fresh delivery of an event, whatever happened to the earlier ones. */
-export const resend = defineUnit(
+const resend = defineUnit(
   import.meta.url,
   'webhooks.resendEvent',
   async (

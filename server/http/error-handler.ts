@@ -129,13 +129,7 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
   return undefined;
 }
 
-export function errorBody(
-  requestId: string,
-  code: ErrorCode,
-  message: string,
-  param?: string,
-  details?: unknown,
-) {
+function errorBody(requestId: string, code: ErrorCode, message: string, param?: string, details?: unknown) {
   return {
     status: 'error' as const,
     error: {

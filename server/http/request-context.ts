@@ -1,7 +1,7 @@
 import type { Caller } from '../domain/context.js';
 
 /** What the middleware learns about a request, for the ones after it and for the call log. */
-export interface RequestContext {
+interface RequestContext {
   requestId: string;
   startedAt: bigint;
   caller?: Caller;

@@ -21,7 +21,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** The contract's paths, as exact, case-sensitive patterns under `/v1`. */
-export function routeTable(spec: { paths: Record<string, Record<string, unknown>> }): RouteTable {
+function routeTable(spec: { paths: Record<string, Record<string, unknown>> }): RouteTable {
   const routes: Route[] = Object.entries(spec.paths).map(([template, item]) => {
     const source = template
       .split(/(\{[^}]+\})/)
@@ -36,7 +36,7 @@ export function routeTable(spec: { paths: Record<string, Record<string, unknown>
 }
 
 let contractRoutes: RouteTable | undefined;
-export function contractRouteTable(): RouteTable {
+function contractRouteTable(): RouteTable {
   contractRoutes ??= routeTable(contractDocument() as Parameters<typeof routeTable>[0]);
   return contractRoutes;
 }

@@ -11,7 +11,7 @@ export type { Logger } from 'pino';
  * Paths whose values are replaced by `[REDACTED]`. `*` stands for exactly one level, so the
  * top-level names are listed as well.
  */
-export const redactedPaths: readonly string[] = [
+const redactedPaths: readonly string[] = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

@@ -18,7 +18,7 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
-export interface RequestObservation {
+interface RequestObservation {
   /**
    * The contract's operationId (`createPayout`), or a fixed placeholder such as `unmatched`
    * for requests that match no operation. Never a raw path: ids in paths would create a new

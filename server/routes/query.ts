@@ -14,7 +14,7 @@ export function text(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function integer(req: Request, name: string): number | undefined {
+function integer(req: Request, name: string): number | undefined {
   const value = text(req, name);
   return value === undefined ? undefined : Number(value);
 }

@@ -34,7 +34,7 @@ export type LedgerQuery = ListQuery<'listBalanceTransactions'>;
 type NotAFilter = 'test' | 'limit' | 'cursor';
 
 /** One condition for each filter parameter of a query, given its value; every parameter mapped. */
-export type Whitelist<Q> = {
+type Whitelist<Q> = {
   [K in Exclude<keyof Q, NotAFilter>]-?: (value: NonNullable<Q[K]>) => Condition;
 };
 

@@ -31,11 +31,11 @@ export class InvalidCursor extends Error {
 crossesThreads(InvalidCursor);
 
 /** The cursor is the `seq` of the last item served, base64url-encoded: opaque to clients. */
-export function encodeCursor(seq: number): string {
+function encodeCursor(seq: number): string {
   return Buffer.from(String(seq)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): number {
+function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!/^[1-9][0-9]{0,15}$/.test(text)) {
     throw new InvalidCursor();

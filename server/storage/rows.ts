@@ -8,7 +8,7 @@ export type Mode = 'live' | 'test';
  * operator's reference and sealed token; the next status check). Reading them was a large part of
  * a page's time (docs/performance.md), and a list never holds an operator's token.
  */
-export function listedColumns<Row>() {
+function listedColumns<Row>() {
   return <const Columns extends ReadonlyArray<keyof Row & string>>(...columns: Columns) => columns;
 }
 

@@ -8,7 +8,7 @@
  * Where the dialects differ, a repository asks `connection.dialect` and picks its fragment;
  * everything else is the same text on both engines.
  */
-export type Dialect = 'sqlite' | 'postgres';
+type Dialect = 'sqlite' | 'postgres';
 
 /**
  * A value a statement can bind: integers are JS numbers (PostgreSQL int8 is parsed back to one).

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   /** Path and query, as sent. */
   url: string;
@@ -57,7 +57,7 @@ export async function startLocalServer(handler: Handler): Promise<LocalServer> {
 let requestCounter = 0;
 
 /** A request id shaped as the contract's (`req_` and 24 alphanumerics). */
-export function newRequestId(): string {
+function newRequestId(): string {
   requestCounter += 1;
   return `req_${String(requestCounter).padStart(24, '0')}`;
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Fetch } from '../../client/src/index.js';
 
 /** What the proxy does with one request. */
-export type ProxyAction =
+type ProxyAction =
   /** Passes the request to the server and its response back to the client. */
   | { kind: 'forward' }
   /** Answers itself; the server never sees the request. */
@@ -19,7 +19,7 @@ export type ProxyAction =
 /** Chooses the action for a request; `index` counts the requests received so far, from 0. */
 export type ProxyPlan = (request: { method: string; url: string; index: number }) => ProxyAction;
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   /** Path and query, as received. */
   url: string;

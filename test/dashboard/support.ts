@@ -130,7 +130,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 }
 
 /** The value of the hidden CSRF field of the first form on the page. */
-export async function csrfOf(page: Page): Promise<string> {
+async function csrfOf(page: Page): Promise<string> {
   return page.locator('input[name="_csrf"]').first().inputValue();
 }
 

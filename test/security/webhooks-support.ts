@@ -12,7 +12,7 @@ import type { ResolveHost } from '../../server/webhooks/url-policy.js';
 import { queryRows } from '../support/database.js';
 import type { TestServer } from '../support/server.js';
 
-export interface Hit {
+interface Hit {
   eventId: string;
   headers: IncomingHttpHeaders;
   body: string;

@@ -31,11 +31,11 @@ const headlessShellPath = '/usr/bin/chromium-headless-shell';
  * navigation cost 441 ms of CPU in it against 134 ms in the shell, and test:unit took 398
  * CPU-seconds of the machine against 287 (docs/decisions/0019-browser-tests-in-the-headless-shell.md).
  */
-export const chromiumPath =
+const chromiumPath =
   process.env.CHROMIUM_PATH ?? (existsSync(headlessShellPath) ? headlessShellPath : fullChromiumPath);
 
 /** Headless, and nothing of Chromium's own traffic (updates, field trials, first-run pings). */
-export const chromiumArgs = [
+const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -49,7 +49,7 @@ export const chromiumArgs = [
 ];
 
 /** Where browser tests leave screenshots for CI to keep (build/ is git-ignored). */
-export const artifactsDir = fileURLToPath(new URL('../../build/artifacts/', import.meta.url));
+const artifactsDir = fileURLToPath(new URL('../../build/artifacts/', import.meta.url));
 
 /** Launches the tests' Chromium (`chromiumPath`). */
 async function launchChromium(): Promise<Browser> {

@@ -37,7 +37,7 @@ export function ensureCompiledServer(): void {
  * Settings that keep fault tests short: fast sandbox settlement and polling, short settlement
  * claims, quick webhook retries and leases (`WEBHOOK_TIMEOUT_MS` 2 s gives a 5 s lease), and no rate limit.
  */
-export const fastServerEnv: Record<string, string> = {
+const fastServerEnv: Record<string, string> = {
   NODE_ENV: 'development',
   HOST: '127.0.0.1',
   PORT: '0',

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const customerSpecificationPath = fileURLToPath(
+const customerSpecificationPath = fileURLToPath(
   new URL('../../docs/specification/payments-api-spec.md', import.meta.url),
 );
 

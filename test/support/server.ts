@@ -14,7 +14,7 @@ import type { ResolveHost } from '../../server/webhooks/url-policy.js';
 import { createTestDatabase } from './postgres.js';
 import { templateDatabase } from './postgres-global-setup.js';
 
-export class ManualClock implements Clock {
+class ManualClock implements Clock {
   constructor(private current = Date.parse('2026-11-20T09:00:00.000Z')) {}
   now(): number {
     return this.current;

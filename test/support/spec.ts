@@ -16,7 +16,7 @@ export type Json = any;
 
 export const spec: Json = parse(readFileSync(specPath, 'utf8'));
 
-export const httpMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const httpMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export interface Operation {
   method: (typeof httpMethods)[number];

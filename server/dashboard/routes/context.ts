@@ -34,13 +34,13 @@ export function sendHtml(res: Response, status: number, body: string): void {
   res.status(status).type('html').send(body);
 }
 
-export interface ModeRequest {
+interface ModeRequest {
   deps: Deps;
   mode: Mode;
 }
 
 /** What every signed-in page needs; reading the flash message clears it. */
-export async function contextFor(
+async function contextFor(
   deps: Deps,
   req: Request,
   res: Response,
@@ -87,7 +87,7 @@ export async function callerOf(deps: Deps, req: Request, mode: Mode) {
   return caller;
 }
 
-export async function redirectWithFlash(
+async function redirectWithFlash(
   deps: Deps,
   req: Request,
   res: Response,
@@ -142,4 +142,4 @@ export async function act(
   }
 }
 
-export const modeBase = base;
+const modeBase = base;

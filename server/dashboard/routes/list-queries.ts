@@ -16,7 +16,7 @@ import type { Query } from './context.js';
  */
 
 /** Keeps a form value only when it is one of the contract's. */
-export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
   return allowed.find((choice) => choice === value);
 }
 

@@ -8,7 +8,7 @@ import { type Html, html } from '../html.js';
 import { badge, filters, pager, table, when } from './components.js';
 import { base, type PageContext } from './layout.js';
 
-export const logFilterFields = [
+const logFilterFields = [
   { name: 'method', label: 'Method', options: pathsLogsGetParametersQueryMethodValues },
   { name: 'path', label: 'Path' },
   { name: 'status', label: 'Status code' },

@@ -23,7 +23,7 @@ import {
  * the public documentation at momodeveloper.mtn.com (API v1_0; see
  * docs/decisions/0010-mtn-momo-adapter.md for the documents followed and each choice).
  */
-export interface MtnMomoProductCredentials {
+interface MtnMomoProductCredentials {
   subscriptionKey: string;
   apiUser: string;
   apiKey: string;
@@ -47,7 +47,7 @@ const resource = { collection: 'requesttopay', disbursement: 'transfer' } as con
  * MTN's documented `reason` values of a FAILED request, mapped to our failure codes. A reason
  * we do not know is `operator_error`. `EXPIRED` (and the approval time-out) is mapped apart.
  */
-export function mapMtnReason(kind: OperatorKind, reason: string | undefined): OperatorStatus {
+function mapMtnReason(kind: OperatorKind, reason: string | undefined): OperatorStatus {
   switch (reason) {
     case 'EXPIRED':
     case 'COULD_NOT_PERFORM_TRANSACTION':

@@ -40,12 +40,12 @@ export interface OrangeMoneyConfig {
 const api = { collection: 'mp', disbursement: 'cashin' } as const;
 
 /** Orange takes Cameroonian numbers in national format (nine digits, no 237). */
-export function orangeNationalNumber(msisdn: string): string {
+function orangeNationalNumber(msisdn: string): string {
   return msisdn.startsWith('237') && msisdn.length === 12 ? msisdn.slice(3) : msisdn;
 }
 
 /** Orange's transaction status (its spelling, `SUCCESSFULL`, accepted too) to ours. */
-export function mapOrangeStatus(kind: OperatorKind, status: unknown): OperatorStatus {
+function mapOrangeStatus(kind: OperatorKind, status: unknown): OperatorStatus {
   switch (status) {
     case 'SUCCESSFULL':
     case 'SUCCESSFUL':

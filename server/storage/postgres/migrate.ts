@@ -10,7 +10,7 @@ const migrationsDir = join(projectRoot, 'server/storage/postgres/migrations/');
  * Key of the session-level advisory lock held while migrating ('momo' in ASCII). Advisory locks
  * are per database, so servers of different databases on one cluster do not wait for each other.
  */
-export const MIGRATION_LOCK = 0x6d6f6d6f;
+const MIGRATION_LOCK = 0x6d6f6d6f;
 
 /**
  * Brings a PostgreSQL database's schema up to date: applies the numbered

@@ -70,7 +70,7 @@ export const scrubMark = {
 };
 
 /** Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`. */
-export function migrate(db: Db): void {
+function migrate(db: Db): void {
   const files = readdirSync(migrationsDir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort();

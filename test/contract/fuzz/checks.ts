@@ -5,7 +5,7 @@
 import { type Json, type Operation, resolve, schemaErrors, spec } from '../../support/spec.js';
 import type { Reply } from '../lib/api.js';
 
-export type CheckName =
+type CheckName =
   | 'not_a_server_error'
   | 'status_code_conformance'
   | 'content_type_conformance'
@@ -22,7 +22,7 @@ const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toL
 const requestIdPattern = new RegExp(resolve(spec.components.schemas.RequestId).pattern);
 const errorSchema = spec.components.schemas.ErrorResponse;
 
-export function documentedResponse(op: Operation, status: number): Json | undefined {
+function documentedResponse(op: Operation, status: number): Json | undefined {
   const responses = op.operation.responses ?? {};
   const response = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
   return response ? resolve(response) : undefined;

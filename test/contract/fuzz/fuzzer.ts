@@ -42,7 +42,7 @@ export interface FuzzOptions {
   log?: (line: string) => void;
 }
 
-export interface OperationStats {
+interface OperationStats {
   operationId: string;
   valid: number;
   invalid: number;

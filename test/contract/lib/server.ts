@@ -39,7 +39,7 @@ export interface RunningServer {
  * production: a response that breaks the contract must reach the tools, not turn into a 500
  * on the way.
  */
-export const suiteEnv: Record<string, string> = {
+const suiteEnv: Record<string, string> = {
   VALIDATE_RESPONSES: 'false',
   WEBHOOK_RETRY_BASE_MS: '1000',
   // The suite's webhook sink is on 127.0.0.1: sandbox endpoints may be local only with the opt-in.

@@ -25,7 +25,7 @@ import type { Tool } from './types.js';
 
 const hooksPath = join(repoRoot, 'test', 'contract', 'dredd-hooks.cjs');
 
-export function dreddReadableSpec(): Json {
+function dreddReadableSpec(): Json {
   const copy: Json = structuredClone(spec);
   for (const parameter of Object.values<Json>(copy.components.parameters)) {
     if (parameter.in === 'path' && parameter.example === undefined)

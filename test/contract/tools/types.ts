@@ -1,7 +1,7 @@
 import type { RunningServer } from '../lib/server.js';
 import type { WebhookSink } from '../lib/webhook-sink.js';
 
-export interface ToolContext {
+interface ToolContext {
   server: RunningServer;
   sink: WebhookSink;
   /** Prints one line under the tool's heading. */

@@ -170,7 +170,7 @@ export async function startSlowReceiver(
 }
 
 /** Webhook deliveries leased now (pending, `locked_until` in the future), with their lease. */
-export async function leasedDeliveries(url: string): Promise<Map<string, number>> {
+async function leasedDeliveries(url: string): Promise<Map<string, number>> {
   const rows = await queryPostgres<{ id: string; locked_until: number }>(
     url,
     `SELECT id, locked_until FROM webhook_deliveries WHERE status = 'pending' AND locked_until > $1`,

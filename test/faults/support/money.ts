@@ -73,7 +73,7 @@ export async function testDatabase(dir: string): Promise<DatabaseTarget> {
 }
 
 /** The PostgreSQL URL a target names, or undefined for a SQLite file. */
-export function postgresUrlOf(database: DatabaseTarget): string | undefined {
+function postgresUrlOf(database: DatabaseTarget): string | undefined {
   return database.databaseEnv?.DATABASE_URL || undefined;
 }
 
@@ -87,7 +87,7 @@ export function describeDatabase(database: DatabaseTarget): string {
  * Rows of one statement written with `?` placeholders, on a PostgreSQL client or a SQLite
  * connection: the engine-neutral way for a test to read what the server committed.
  */
-export async function queryRows<T>(
+async function queryRows<T>(
   db: pg.Client | Database.Database,
   sql: string,
   params: unknown[] = [],
@@ -100,7 +100,7 @@ export async function queryRows<T>(
  * Runs `read` on a read-only connection to `database` inside one snapshot (SQLite: one read
  * transaction, PostgreSQL: REPEATABLE READ), then closes it.
  */
-export async function withReadOnly<T>(
+async function withReadOnly<T>(
   database: DatabaseTarget,
   read: (db: pg.Client | Database.Database) => Promise<T>,
 ): Promise<T> {
@@ -355,7 +355,7 @@ function check(rows: MoneyRows): MoneySnapshot {
 }
 
 /** The test-mode balance of one account in one currency, from the file. */
-export function balanceIn(snapshot: MoneySnapshot, accountId: string, currency = 'XAF'): number {
+function balanceIn(snapshot: MoneySnapshot, accountId: string, currency = 'XAF'): number {
   const wallet = snapshot.wallets.get(accountId);
   return snapshot.balances.find((b) => b.wallet_id === wallet && b.currency === currency)?.available ?? 0;
 }

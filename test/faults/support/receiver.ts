@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Delivery {
+interface Delivery {
   eventId: string;
   /** The `id` inside the body, which must equal the header. */
   bodyId: string | undefined;
