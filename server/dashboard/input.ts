@@ -7,28 +7,6 @@ import type { EventName } from '../../generated/openapi.js';
 import { eventNameValues } from '../../generated/openapi.js';
 import { ApiError } from '../domain/errors.js';
 
-/** `Amount`: an integer from 1 to 1,000,000,000 minor units. */
-function amountField(value: string | undefined, field = 'amount'): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const amount = Number(value);
-  if (!Number.isSafeInteger(amount) || amount < 1 || amount > 1_000_000_000) {
-    throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number from 1 to 1,000,000,000.', {
-      param: field,
-    });
-  }
-  return amount;
-}
-
-/** `Reference`: 1 to 64 characters, optional. */
-function referenceField(value: string | undefined): string | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (value.length > 64)
-    throw new ApiError(400, 'invalid_field', 'The reference is at most 64 characters.', {
-      param: 'reference',
-    });
-  return value;
-}
-
 /** `WebhookUrl`: http(s), at most 2048 characters; the domain then applies the URL policy. */
 export function webhookUrlField(value: string | undefined): string {
   const url = (value ?? '').trim();

@@ -143,13 +143,6 @@ const insertUser = defineUnit(
   },
 );
 
-/** A fresh one-time link for an existing user (a forgotten password, reset by an operator). */
-async function issueLink(store: Store, userId: string, now: number): Promise<string> {
-  const token = newToken();
-  await write(storeAt(store, now), insertLink, { tokenHash: tokenHash(token), userId, now });
-  return token;
-}
-
 const insertLink = defineUnit(
   import.meta.url,
   'dashboard.insert-link',

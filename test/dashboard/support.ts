@@ -129,11 +129,6 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** The value of the hidden CSRF field of the first form on the page. */
-async function csrfOf(page: Page): Promise<string> {
-  return page.locator('input[name="_csrf"]').first().inputValue();
-}
-
 /** Signs in without a browser (for tests of many requests); returns the Cookie header to send. */
 export async function httpSignIn(server: TestServer | string, email: string, secret = password) {
   const base = typeof server === 'string' ? server : origin(server);

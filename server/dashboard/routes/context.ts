@@ -34,11 +34,6 @@ export function sendHtml(res: Response, status: number, body: string): void {
   res.status(status).type('html').send(body);
 }
 
-interface ModeRequest {
-  deps: Deps;
-  mode: Mode;
-}
-
 /** What every signed-in page needs; reading the flash message clears it. */
 async function contextFor(
   deps: Deps,
@@ -141,5 +136,3 @@ export async function act(
     throw err;
   }
 }
-
-const modeBase = base;

@@ -354,12 +354,6 @@ function check(rows: MoneyRows): MoneySnapshot {
   return { movements, byReference, balances, wallets, events, deliveries, problems };
 }
 
-/** The test-mode balance of one account in one currency, from the file. */
-function balanceIn(snapshot: MoneySnapshot, accountId: string, currency = 'XAF'): number {
-  const wallet = snapshot.wallets.get(accountId);
-  return snapshot.balances.find((b) => b.wallet_id === wallet && b.currency === currency)?.available ?? 0;
-}
-
 /** Row counts of every table: "nothing was committed" is "no count changed". */
 export function tableCounts(dbPath: string): Record<string, number> {
   const db = openReadOnly(dbPath);
