@@ -1,7 +1,7 @@
 /**
  * Lists the test blocks (`it`/`test` calls, `.each`, `.skip`, `.only` and `.concurrent` forms
  * included) whose body spans more than `--over` lines (default 80).
- * Usage: npx tsx long-tests.ts [--over 80] <folder>
+ * Usage: npx tsx test/support/long-tests.ts [--over 80] <folder>; WITH_DESCRIBE=1 counts describe blocks too.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,7 +22,8 @@ function* files(dir: string): Generator<string> {
 }
 
 function isTestCallee(expr: ts.Expression): boolean {
-  if (ts.isIdentifier(expr)) return (process.env.WITH_DESCRIBE ? ['it','test','describe'] : ['it','test']).includes(expr.text);
+  if (ts.isIdentifier(expr))
+    return (process.env.WITH_DESCRIBE ? ['it', 'test', 'describe'] : ['it', 'test']).includes(expr.text);
   if (ts.isPropertyAccessExpression(expr)) return isTestCallee(expr.expression);
   if (ts.isCallExpression(expr)) return isTestCallee(expr.expression); // it.each(table)(...)
   return false;
@@ -40,7 +41,8 @@ for (const file of files(root)) {
         const lines = end - start + 1;
         if (lines > over) {
           count++;
-          const name = node.arguments[0] && ts.isStringLiteralLike(node.arguments[0]) ? node.arguments[0].text : '?';
+          const name =
+            node.arguments[0] && ts.isStringLiteralLike(node.arguments[0]) ? node.arguments[0].text : '?';
           console.log(`${lines}\t${relative(process.cwd(), file)}:${start}\t${name}`);
         }
       }
