@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentsClient, operationError, type PaymentsClient } from '../../client/src/index.js';
 import { operationErrorsPath, renderOperationErrors } from '../../scripts/client-error-codes.js';
-import { createService, fund } from '../support/fixtures.js';
+import { createService, fund, sandbox } from '../support/fixtures.js';
 import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { sendError, startLocalServer } from './local-server.js';
@@ -52,7 +52,12 @@ describe('operationError against the real server', () => {
   it('a payout the balance cannot fund: documented 403, code insufficient_balance', async () => {
     const { client } = await freshClient();
     const result = await client.POST('/payouts', {
-      body: { amount: 5_000, currency: 'XAF', recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+      body: {
+        amount: 5_000,
+        currency: 'XAF',
+        recipient_msisdn: sandbox.orange.succeeds,
+        payout_type: 'withdrawal',
+      },
     });
     const failure = operationError('/payouts', 'post', result);
     expect(failure).toMatchObject({ documented: true, status: 403, code: 'insufficient_balance' });
@@ -67,7 +72,7 @@ describe('operationError against the real server', () => {
       body: {
         amount: 1000,
         currency: 'XAF',
-        customer_msisdn: '237670000000',
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: serviceId,
       },

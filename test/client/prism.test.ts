@@ -13,6 +13,7 @@ import {
   paginate,
   requestIdOf,
 } from '../../client/src/index.js';
+import { sandbox } from '../support/fixtures.js';
 import { type PrismMock, startPrism, violationsOf } from '../support/prism.js';
 import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
 
@@ -123,7 +124,7 @@ describe('the client against Prism, typed calls', () => {
       body: {
         amount: 2500,
         currency: 'XAF',
-        customer_msisdn: '237670000000',
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
         reference: 'order-1042',

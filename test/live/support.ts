@@ -9,22 +9,9 @@ import {
   type OrangeMoneySimulator,
   startOrangeMoneySimulator,
 } from '../../scripts/simulators/orange-money-simulator.js';
+import { sandbox } from '../support/fixtures.js';
 import { onFreePort } from '../support/ports.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
-
-/** MTN Cameroon and Orange Cameroun numbers: ending 0 succeeds, 1 fails, 4 never settles, 5 expires. */
-export const mtn = {
-  ok: '237670000000',
-  fails: '237670000001',
-  stuck: '237670000004',
-  expires: '237670000005',
-};
-export const orange = {
-  ok: '237690000000',
-  fails: '237690000001',
-  stuck: '237690000004',
-  expires: '237690000005',
-};
 
 export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
   return {
@@ -168,7 +155,7 @@ export async function fundLive(server: TestServer, amount = 1_000_000): Promise<
   const created = await live(server, 'POST', '/topups', {
     amount,
     currency: 'XAF',
-    payer_msisdn: mtn.ok,
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
   });
   if (created.status !== 202) throw new Error(`fundLive: ${created.status} ${created.text}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MobileMoneyOperator } from '../../server/operators/operator.js';
-import { createService, successNumber } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -38,9 +38,9 @@ describe('when something breaks inside the server', () => {
   it('an operator that fails to take the request after the payment is committed does not fail the call', async () => {
     const serviceId = await createService(server);
     const { operators } = server.service.deps;
-    const sandbox = operators.test;
+    const sandboxOperator = operators.test;
     const unreachable: MobileMoneyOperator = {
-      ...sandbox,
+      ...sandboxOperator,
       requestToPay: async () => {
         throw new Error('connect ETIMEDOUT operator');
       },
@@ -52,7 +52,7 @@ describe('when something breaks inside the server', () => {
         body: {
           amount: 900,
           currency: 'XAF',
-          customer_msisdn: successNumber,
+          customer_msisdn: sandbox.mtn.succeeds,
           payment_method: 'mtn_momo',
           service_id: serviceId,
         },
@@ -60,7 +60,7 @@ describe('when something breaks inside the server', () => {
       expect(response.status).toBe(202);
       paymentId = response.body.data.transaction_id;
     } finally {
-      operators.test = sandbox;
+      operators.test = sandboxOperator;
     }
     // The status check settles what the request could not hand over.
     await server.settle();

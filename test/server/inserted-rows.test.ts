@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { Tx } from '../../server/storage/store.js';
 import { queryRows } from '../support/database.js';
+import { sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -48,7 +49,7 @@ const insertPayment = async () => {
       status: 'initiated',
       flow: 'direct',
       payment_method: 'mtn_momo',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       service_id: serviceId,
       reference: 'rows',
       failure_code: null,
@@ -86,7 +87,7 @@ const insertPayout = () =>
       id: newId('po'),
       status: 'pending',
       payout_type: 'withdrawal',
-      recipient_msisdn: '237670000001',
+      recipient_msisdn: sandbox.mtn.fails,
       recipient_wallet_id: null,
       payment_id: null,
       bulk_id: null,
@@ -98,7 +99,7 @@ const insertTopup = () =>
       ...moneyColumns(),
       id: newId('tu'),
       status: 'initiated',
-      payer_msisdn: '237670000002',
+      payer_msisdn: sandbox.mtn.alsoSucceeds,
     }),
   );
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createService, successNumber } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 describe('GET /logs', () => {
@@ -15,13 +15,13 @@ describe('GET /logs', () => {
       body: {
         amount: 1,
         currency: 'XAF',
-        customer_msisdn: successNumber,
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: serviceId,
       },
     });
     const refused = await server.request('POST', '/payouts', {
-      body: { amount: 999, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+      body: { amount: 999, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     await server.flushLogs();
     const logs = await server.request('GET', '/logs', { query: { limit: 100 } });
@@ -40,7 +40,7 @@ describe('GET /logs', () => {
       error_code: 'insufficient_balance',
     });
     expect(logs.text).not.toContain(server.test.key);
-    expect(logs.text).not.toContain(successNumber);
+    expect(logs.text).not.toContain(sandbox.mtn.succeeds);
   });
 
   it('filters by method, path, status, status class, error code, request id and time, and pages', async () => {
