@@ -15,15 +15,8 @@ afterAll(async () => {
 });
 
 /** Sends the query string exactly as written, as curl does. */
-async function get(pathAndQuery: string) {
-  const response = await fetch(`${server.url}${pathAndQuery}`, {
-    headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-  });
-  const type = response.headers.get('content-type') ?? '';
-  return {
-    status: response.status,
-    body: type.includes('json') ? await response.json() : await response.text(),
-  };
+function get(pathAndQuery: string) {
+  return server.raw('GET', pathAndQuery);
 }
 
 describe('reserved characters in query values', () => {

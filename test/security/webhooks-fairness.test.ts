@@ -7,6 +7,7 @@
  * waited for as conditions, never on durations.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { apiClient, ok } from '../support/api.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import {
   type ControlledReceiver,
@@ -335,13 +336,8 @@ describe('circuit breaker', () => {
     });
     cleanups.push(() => again.close());
     const read = async () =>
-      (
-        await (
-          await fetch(`${again.apiUrl}/webhook-endpoints/${id}`, {
-            headers: { authorization: `Bearer ${s.test.key}`, 'x-api-user': s.test.apiUser },
-          })
-        ).json()
-      ).data;
+      ok(await apiClient(again.apiUrl, s.test).GET('/webhook-endpoints/{id}', { params: { path: { id } } }))
+        .data;
     expect(await again.webhooks.runOnce()).toBe(0);
     expect(failing.hits).toHaveLength(3);
 
@@ -350,7 +346,7 @@ describe('circuit breaker', () => {
     await again.webhooks.runOnce();
     expect(failing.hits).toHaveLength(4);
     const doubled = await read();
-    expect(Date.parse(doubled.paused_until)).toBe(s.clock.now() + 120_000);
+    expect(Date.parse(doubled.paused_until ?? '')).toBe(s.clock.now() + 120_000);
 
     // The receiver recovers: the next probe succeeds and everything left flows again.
     failing.release(200);

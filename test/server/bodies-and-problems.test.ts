@@ -4,6 +4,7 @@
  * stored altered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { schemaErrors, spec } from '../support/spec.js';
 
@@ -19,12 +20,7 @@ const errorSchema = spec.components.schemas.ErrorResponse;
 
 /** A body sent without `Content-Type` (as `fetch` does for a Blob, or a hurried script). */
 async function postUntyped(path: string, body: string, as = server.test) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${as.key}`, 'x-api-user': as.apiUser },
-    body: new Blob([body]),
-  });
-  return { status: response.status, body: await response.json() };
+  return server.raw('POST', path, { as, rawBody: new Blob([body]) });
 }
 
 describe('a body is never silently ignored', () => {
@@ -96,7 +92,7 @@ describe('every problem is reported', () => {
       body: {
         currency: 'XAF',
         items: [
-          { amount: -5, recipient_msisdn: '237670000000', payout_type: 'transfer' },
+          { amount: -5, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'transfer' },
           { amount: 100, payout_type: 'transfer' },
           { amount: 100, recipient_msisdn: 'x', payout_type: 'withdrawal' },
         ],
@@ -122,7 +118,7 @@ describe('every problem is reported', () => {
       {
         amount: 100,
         payout_type: 'transfer',
-        recipient_msisdn: '237670000000',
+        recipient_msisdn: sandbox.mtn.succeeds,
         recipient_wallet_id: 'wal_000000000000000000000000',
       },
     ]) {

@@ -17,7 +17,10 @@ export interface Credentials {
   key: string;
 }
 
-/** A client of `baseUrl` (ending in `/v1`) with `as`'s key: no retries, a 15 s timeout. */
+/**
+ * A client of `baseUrl` (ending in `/v1`) with `as`'s key: no retries, and a timeout longer
+ * than a test's, so a slow answer on a busy machine fails the test by its own timeout.
+ */
 export function apiClient(
   baseUrl: string,
   as: Credentials,
@@ -28,7 +31,7 @@ export function apiClient(
     apiUser: as.apiUser,
     baseUrl,
     retry: { maxRetries: 0 },
-    timeoutMs: options.timeoutMs ?? 15_000,
+    timeoutMs: options.timeoutMs ?? 120_000,
     sandbox: options.sandbox ?? false,
   });
 }
@@ -54,14 +57,17 @@ export function ok<T>(result: { data?: T; error?: unknown; response: Response })
 export interface RawOptions {
   /** Sent as JSON, with `Content-Type: application/json`. */
   body?: unknown;
-  /** Sent as is, with no content type unless `headers` names one (malformed JSON, other types). */
-  rawBody?: string | Uint8Array<ArrayBuffer>;
+  /**
+   * Sent as is (malformed JSON, other types): a string with fetch's `text/plain` unless `headers`
+   * name another type, bytes or a Blob with no `Content-Type` at all.
+   */
+  rawBody?: string | Uint8Array<ArrayBuffer> | Blob;
   /** The credentials sent; `null` sends none. */
   as?: Credentials | null;
   /** Added last: they replace the credentials' and the content type's headers. */
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
-  /** The request is aborted after this long (default 15 s): a test never waits forever. */
+  /** The request is aborted after this long; by default it waits as long as the test may. */
   timeoutMs?: number;
 }
 
@@ -95,7 +101,7 @@ export async function raw<T = any>(
     headers.authorization = `Bearer ${options.as.key}`;
     headers['x-api-user'] = options.as.apiUser;
   }
-  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  let body: RawOptions['rawBody'];
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -106,24 +112,23 @@ export async function raw<T = any>(
     method,
     headers,
     body,
-    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    ...(options.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(options.timeoutMs) }),
   });
-  return readReply<T>(response);
+  return readReply(response);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see RawReply
-export async function readReply<T = any>(response: Response): Promise<RawReply<T>> {
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    body: parseBody(response.headers, text),
-  };
+/** Reads a response whole, as `raw` does. */
+export async function readReply(response: Response): Promise<RawReply> {
+  return replyOf(response.status, response.headers, await response.text());
+}
+
+/** A reply from its parts: the body parsed when the content type says JSON. */
+export function replyOf(status: number, headers: Headers, text: string): RawReply {
+  return { status, headers, text, body: parseBody(headers, text) };
 }
 
 /** The body as JSON when the content type says JSON and it parses; else the text, for the assertion to show. */
-export function parseBody(headers: Headers, text: string) {
+function parseBody(headers: Headers, text: string) {
   if (!/[/+]json\b/.test(headers.get('content-type') ?? '') || text === '') return text;
   try {
     return JSON.parse(text);
