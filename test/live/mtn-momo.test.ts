@@ -1,45 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandbox } from '../support/fixtures.js';
-import {
-  expectLedgerSound,
-  fundLive,
-  type LiveHarness,
-  live,
-  liveBalance,
-  operatorRefOf,
-  settleUntil,
-  startLive,
-  statusOf,
-} from './support.js';
+import { expectLedgerSound, live, liveBalance, liveShop, operatorRefOf, statusOf } from './support.js';
 
-let h: LiveHarness;
+const h = liveShop('mtn_momo');
+const { pay, settled } = h;
 let nextNumber = 100;
 /** A fresh MTN number (ending 7 or 8: no simulator digit rule) for an outcome set per number. */
 const freshMtnNumber = (last: string) => `23767000${String(nextNumber++).padStart(3, '0')}${last}`;
-let serviceId: string;
-
-beforeAll(async () => {
-  h = await startLive();
-  // Money for the payouts, whatever order the tests run in.
-  await fundLive(h.server);
-  const created = await live(h.server, 'POST', '/services', { name: 'Live shop' });
-  serviceId = created.body.data.service_id;
-});
-afterAll(() => h.close());
-
-const pay = (msisdn: string, amount = 5000) =>
-  live(h.server, 'POST', '/payments', {
-    amount,
-    currency: 'XAF',
-    customer_msisdn: msisdn,
-    payment_method: 'mtn_momo',
-    service_id: serviceId,
-  });
-
-async function settled(path: string) {
-  await settleUntil(h.server, async () => !['initiated', 'pending'].includes(await statusOf(h.server, path)));
-  return (await live(h.server, 'GET', path)).body.data;
-}
 
 describe('live payments through MTN MoMo (simulator over HTTP)', () => {
   it('a direct payment succeeds, credits the balance once, and is one requesttopay at MTN', async () => {
@@ -100,7 +67,7 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
     const created = await live(h.server, 'POST', '/payments/initiate', {
       amount: 2500,
       currency: 'XAF',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     expect(created.status).toBe(202);
     const paid = await fetch(`${created.body.data.checkout_url}/pay`, {
@@ -122,7 +89,7 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
       currency: 'XAF',
       customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     expect(created.status).toBe(202);
     expect(await settled(`/payments/${created.body.data.transaction_id}`)).toMatchObject({

@@ -1,42 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandbox } from '../support/fixtures.js';
-import {
-  expectLedgerSound,
-  fundLive,
-  type LiveHarness,
-  live,
-  liveBalance,
-  operatorRefOf,
-  settleUntil,
-  startLive,
-  statusOf,
-} from './support.js';
+import { expectLedgerSound, live, liveBalance, liveShop, operatorRefOf, statusOf } from './support.js';
 
-let h: LiveHarness;
-let serviceId: string;
-
-beforeAll(async () => {
-  h = await startLive();
-  // Money for the payouts, whatever order the tests run in.
-  await fundLive(h.server);
-  const created = await live(h.server, 'POST', '/services', { name: 'Live shop' });
-  serviceId = created.body.data.service_id;
-});
-afterAll(() => h.close());
-
-const pay = (msisdn: string, amount = 5000) =>
-  live(h.server, 'POST', '/payments', {
-    amount,
-    currency: 'XAF',
-    customer_msisdn: msisdn,
-    payment_method: 'orange_money',
-    service_id: serviceId,
-  });
-
-async function settled(path: string) {
-  await settleUntil(h.server, async () => !['initiated', 'pending'].includes(await statusOf(h.server, path)));
-  return (await live(h.server, 'GET', path)).body.data;
-}
+const h = liveShop('orange_money');
+const { pay, settled } = h;
 
 /** The Orange request of a movement: its payToken was committed before `pay`, and paid once. */
 async function orangeRequestOf(table: 'payments' | 'topups' | 'payouts', id: string) {
@@ -112,7 +79,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
     const created = await live(h.server, 'POST', '/payments/initiate', {
       amount: 800,
       currency: 'XAF',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     const paid = await fetch(`${created.body.data.checkout_url}/pay`, {
       method: 'POST',
