@@ -4,20 +4,15 @@
  * checked against the real server, and the generated table is never stale.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPaymentsClient, operationError, type PaymentsClient } from '../../client/src/index.js';
 import { operationErrorsPath, renderOperationErrors } from '../../scripts/client-error-codes.js';
 import { createService, fund, sandbox } from '../support/fixtures.js';
-import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
+import { type Credentials, useTestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { sendError, startLocalServer } from './local-server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 /** A fresh sandbox account per test: no test sees another's balance or objects. */
 async function freshClient(): Promise<{ client: PaymentsClient; as: Credentials }> {

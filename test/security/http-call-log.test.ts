@@ -5,17 +5,11 @@
  * (404) or is logged; whatever it was answered, the owner of the key sees it.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { raw } from '../support/api.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 describe('the call log misses no call', () => {
   it('variants of real paths are refused and still logged under the caller', async () => {

@@ -3,16 +3,10 @@
  * contract's own examples, pasted into curl, must work. A value that is still wrong is refused
  * for what it is, not for its characters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** Sends the query string exactly as written, as curl does. */
 function get(pathAndQuery: string) {

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MobileMoneyOperator } from '../../server/operators/operator.js';
 import { createService, sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ LOG_RETENTION_DAYS: '30' });
-});
-afterAll(() => server.close());
+const server = useTestServer({ LOG_RETENTION_DAYS: '30' });
 
 describe('when something breaks inside the server', () => {
   it('an unexpected error is a plain 500 in the envelope: no message, stack or SQL of it', async () => {

@@ -4,18 +4,12 @@
  * a non-Bearer Authorization is a missing key, a path without `/v1` is told so, and the API user
  * (a UUID) is compared without regard to case.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { raw } from '../support/api.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 import { type Json, spec } from '../support/spec.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 

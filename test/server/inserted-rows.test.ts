@@ -3,18 +3,14 @@
  * RETURNING, SQLite builds it from what it was given (server/storage/repositories/insert-row.ts).
  * Each repository's answer is compared with the row read back on a connection of the test's own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { Tx } from '../../server/storage/store.js';
 import { queryRows } from '../support/database.js';
 import { sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 const now = 1_764_000_000_123;
 const inserted = <T>(work: (tx: Tx) => Promise<T>) => server.service.deps.store.transact(work);

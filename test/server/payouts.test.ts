@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settlePayout } from '../../server/domain/settlement.js';
 import { balanceOf, collect, createService, fund, sandbox } from '../support/fixtures.js';
-import { reconcile, startTestServer, type TestServer } from '../support/server.js';
+import { reconcile, useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 async function ledger(as = server.test) {
   const response = await server.request('GET', '/balance/transactions', { as, query: { limit: 100 } });
@@ -98,7 +93,7 @@ describe('POST /payouts', () => {
     expect(await balanceOf(server)).toBe(before);
   });
 
-  it('seed rule 5 > neither or both recipients is 400 invalid_recipient', async () => {
+  it('seed rule 5 > neither or both recipients is 400 invalid_recipient, naming recipient_msisdn as the contract does', async () => {
     for (const body of [
       { amount: 100, payout_type: 'transfer' },
       {
@@ -110,7 +105,7 @@ describe('POST /payouts', () => {
     ]) {
       const response = await server.request('POST', '/payouts', { body });
       expect(response.status).toBe(400);
-      expect(response.body.error.code).toBe('invalid_recipient');
+      expect(response.body.error).toMatchObject({ code: 'invalid_recipient', param: 'recipient_msisdn' });
     }
   });
 

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { PaymentsClient } from '../../client/src/index.js';
 import { loadConfig } from '../../server/config.js';
 import { createAccount, type NewAccount } from '../../server/domain/accounts.js';
@@ -162,6 +163,28 @@ export async function startTestServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server of a whole test file: started before its first test (`beforeAll`), closed after
+ * its last. Read its fields inside tests and hooks, once it has started.
+ *
+ * @example
+ * ```ts
+ * const server = useTestServer();
+ * it('answers', async () => expect((await server.api.GET('/balance')).response.status).toBe(200));
+ * ```
+ */
+export function useTestServer(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[1] = {},
+): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer(env, options));
+  });
+  afterAll(() => server.close?.());
+  return server;
 }
 
 /**
