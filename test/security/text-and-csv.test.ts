@@ -5,17 +5,13 @@
  * is opened.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { csvField } from '../../server/http/csv.js';
 import { sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
 describe('names, descriptions and references refuse hidden and disguising characters', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   const bad: Array<[string, string]> = [
     ['NUL', 'Shop\u0000admin'],
