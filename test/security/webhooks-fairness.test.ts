@@ -6,7 +6,7 @@
  * Every receiver is on 127.0.0.1. Assertions are on what arrived and what the outbox holds,
  * waited for as conditions, never on durations.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, ok } from '../support/api.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import {
@@ -16,12 +16,10 @@ import {
   startControlledReceiver,
   tableResolver,
   until,
+  useCleanups,
 } from './webhooks-support.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function server(env: Record<string, string>, resolveHost?: ReturnType<typeof tableResolver>) {
   const started = await startTestServer(
