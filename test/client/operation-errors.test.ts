@@ -10,7 +10,7 @@ import { operationErrorsPath, renderOperationErrors } from '../../scripts/client
 import { createService, fund, sandbox } from '../support/fixtures.js';
 import { type Credentials, useTestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
-import { sendError, startLocalServer } from './local-server.js';
+import { clientOf, sendError, startLocalServer } from './local-server.js';
 
 const server = useTestServer();
 
@@ -100,13 +100,7 @@ describe('operationError against the real server', () => {
   it('an answer the contract does not list for the operation is documented: false', async () => {
     const proxy = await startLocalServer((_request, res) => sendError(res, 502, 'bad_gateway'));
     try {
-      const behind = createPaymentsClient({
-        apiKey: 'sk_test_x',
-        apiUser: 'u',
-        baseUrl: proxy.baseUrl,
-        sandbox: true,
-        retry: { maxRetries: 0 },
-      });
+      const behind = clientOf(proxy, 'sk_test_x', 'u');
       const failure = operationError('/payouts', 'post', await behind.GET('/payouts'));
       expect(failure).toMatchObject({ documented: false, status: 502, code: 'bad_gateway' });
     } finally {
