@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../support/database.js';
 import { balanceOf, createService, fund, sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let serviceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
   serviceId = await createService(server);
 });
-afterAll(() => server.close());
 
 const payment = (amount = 1000) => ({
   amount,

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, createService, sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 import { type Json, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
@@ -124,16 +124,12 @@ describe('the contract, read as a tool reads it', () => {
 });
 
 describe('the server sends only what the contract declares', () => {
-  let server: TestServer;
+  const server = useTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
   let receiver: Receiver;
   beforeAll(async () => {
-    server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     receiver = await startReceiver();
   });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  afterAll(() => receiver?.close());
 
   function expectDeclared(operationId: string, status: number, headers: Headers) {
     const op = operations().find((o) => o.operationId === operationId) as Json;
