@@ -143,13 +143,6 @@ const insertUser = defineUnit(
   },
 );
 
-const insertLink = defineUnit(
-  import.meta.url,
-  'dashboard.insert-link',
-  async (tx, a: { tokenHash: Buffer; userId: string; now: number }): Promise<void> =>
-    tx.dashboard.insertLink(a.tokenHash, a.userId, a.now, a.now + linkLifetimeMs),
-);
-
 export interface OpenSession {
   token: string;
   csrfToken: string;

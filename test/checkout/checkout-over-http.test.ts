@@ -13,13 +13,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MobileMoneyOperator, OperatorRequest } from '../../server/operators/operator.js';
-import { createService, failureNumber, successNumber } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import { attributesOf, decodeEntities, formOf, type HtmlForm } from '../support/html-form.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let serviceId: string;
-let sandbox: MobileMoneyOperator;
+let sandboxOperator: MobileMoneyOperator;
 /** Every collection the server asked the sandbox operator for, in order. */
 const asked: Array<{ amount: number; msisdn: string; method: string | undefined }> = [];
 
@@ -28,17 +28,17 @@ beforeAll(async () => {
   serviceId = await createService(server, server.test, 'Boutique Akwa');
   // The sandbox operator itself, watched: it still answers every request as before.
   const { operators } = server.service.deps;
-  sandbox = operators.test;
+  sandboxOperator = operators.test;
   operators.test = {
-    ...sandbox,
+    ...sandboxOperator,
     requestToPay: (request: OperatorRequest) => {
       asked.push({ amount: request.amount, msisdn: request.msisdn, method: request.paymentMethod });
-      return sandbox.requestToPay(request);
+      return sandboxOperator.requestToPay(request);
     },
   };
 });
 afterAll(async () => {
-  if (server && sandbox) server.service.deps.operators.test = sandbox;
+  if (server && sandboxOperator) server.service.deps.operators.test = sandboxOperator;
   await server?.close();
 });
 
@@ -175,7 +175,9 @@ describe('the hosted checkout over HTTP', () => {
       status: 200,
       body: { status: 'pending', text: expect.stringContaining(pendingText) },
     });
-    expect(asked.slice(before)).toEqual([{ amount: 2500, msisdn: '237670000000', method: 'orange_money' }]);
+    expect(asked.slice(before)).toEqual([
+      { amount: 2500, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+    ]);
 
     await server.settle(2000);
     expect(await pollStatus(payment.checkout_url)).toEqual({
@@ -189,7 +191,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(page.html).not.toContain('<form');
     expect(await readPayment(payment.transaction_id)).toMatchObject({
       status: 'success',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'orange_money',
     });
   });
@@ -197,7 +199,7 @@ describe('the hosted checkout over HTTP', () => {
   it('with a number ending in 1, follows the payment to failure and says no money was taken', async () => {
     const returnUrl = 'https://shop.example.com/orders/77';
     const payment = await hostedPayment(1000, 1800, { return_url: returnUrl });
-    await payThroughForm(payment.checkout_url, { msisdn: failureNumber });
+    await payThroughForm(payment.checkout_url, { msisdn: sandbox.mtn.fails });
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('pending');
     await server.settle(2000);
     const polled = await pollStatus(payment.checkout_url);
@@ -212,7 +214,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(await readPayment(payment.transaction_id)).toMatchObject({
       status: 'failed',
       failure_code: 'payer_declined',
-      customer_msisdn: failureNumber,
+      customer_msisdn: sandbox.mtn.fails,
       payment_method: 'mtn_momo',
     });
   });
@@ -250,9 +252,11 @@ describe('the hosted checkout over HTTP', () => {
     });
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('initiated');
     // The form it was given back, corrected, pays.
-    const corrected = await submitForm(payment.checkout_url, again, { msisdn: successNumber });
+    const corrected = await submitForm(payment.checkout_url, again, { msisdn: sandbox.mtn.succeeds });
     expect(corrected.status).toBe(303);
-    expect(asked.slice(before)).toEqual([{ amount: 1200, msisdn: successNumber, method: 'orange_money' }]);
+    expect(asked.slice(before)).toEqual([
+      { amount: 1200, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+    ]);
   });
 
   it('an expired link shows a clear page and cannot be paid', async () => {
@@ -275,10 +279,13 @@ describe('the hosted checkout over HTTP', () => {
     });
 
     // The form opened before it expired is refused, with the same page.
-    const posted = await submitForm(payment.checkout_url, form, { msisdn: successNumber });
+    const posted = await submitForm(payment.checkout_url, form, { msisdn: sandbox.mtn.succeeds });
     expect(posted.status).toBe(410);
     expect(statusLine(posted.html)?.text).toBe('This payment link has expired. No money was taken.');
-    const json = await postJson(payment.checkout_url, { msisdn: successNumber, payment_method: 'mtn_momo' });
+    const json = await postJson(payment.checkout_url, {
+      msisdn: sandbox.mtn.succeeds,
+      payment_method: 'mtn_momo',
+    });
     expect(json.status).toBe(410);
     expect(((await json.json()) as { status: string }).status).toBe('expired');
 
@@ -305,7 +312,7 @@ describe('the hosted checkout over HTTP', () => {
     const posted = await submitForm(
       `${origin}/checkout/cs_${'y'.repeat(32)}`,
       { action: `/checkout/cs_${'y'.repeat(32)}/pay`, method: 'post', fields: [['msisdn', '']], choices: {} },
-      { msisdn: successNumber },
+      { msisdn: sandbox.mtn.succeeds },
     );
     expect(posted.status).toBe(404);
     expect(pageText(posted.html)).toContain('Payment link not found');
@@ -320,7 +327,7 @@ describe('the hosted checkout over HTTP', () => {
     const before = asked.length;
     const posts = await Promise.all(
       [first, second].map((page) =>
-        submitForm(payment.checkout_url, formOf(page.html), { msisdn: '237670000000' }),
+        submitForm(payment.checkout_url, formOf(page.html), { msisdn: sandbox.mtn.succeeds }),
       ),
     );
     expect(posts.map((p) => [p.status, p.location])).toEqual([
@@ -328,16 +335,18 @@ describe('the hosted checkout over HTTP', () => {
       [303, new URL(payment.checkout_url).pathname],
     ]);
     // Another tab, opened before the charge, submits another number: sent back to the status.
-    const third = await submitForm(payment.checkout_url, formOf(first.html), { msisdn: '237690000000' });
+    const third = await submitForm(payment.checkout_url, formOf(first.html), {
+      msisdn: sandbox.orange.succeeds,
+    });
     expect(third.status).toBe(303);
     const page = await openPage(payment.checkout_url);
     expect(statusLine(page.html)?.text).toContain(pendingText);
-    expect(asked.slice(before)).toEqual([{ amount: 700, msisdn: '237670000000', method: 'mtn_momo' }]);
+    expect(asked.slice(before)).toEqual([{ amount: 700, msisdn: sandbox.mtn.succeeds, method: 'mtn_momo' }]);
 
     await server.settle(2000);
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('success');
     const read = await readPayment(payment.transaction_id);
-    expect(read).toMatchObject({ status: 'success', customer_msisdn: '237670000000' });
+    expect(read).toMatchObject({ status: 'success', customer_msisdn: sandbox.mtn.succeeds });
     const events = await server.request('GET', '/events', {
       query: { transaction_id: payment.transaction_id },
     });
@@ -351,7 +360,7 @@ describe('the hosted checkout over HTTP', () => {
   it("the script's JSON submit sent twice at once is accepted once (202) and answered 409 the second time", async () => {
     const payment = await hostedPayment(650);
     const before = asked.length;
-    const body = { msisdn: successNumber, payment_method: 'orange_money' };
+    const body = { msisdn: sandbox.mtn.succeeds, payment_method: 'orange_money' };
     const answers = await Promise.all([
       postJson(payment.checkout_url, body),
       postJson(payment.checkout_url, body),
@@ -360,7 +369,9 @@ describe('the hosted checkout over HTTP', () => {
     for (const answer of answers) {
       expect(await answer.json()).toEqual({ status: 'pending', text: expect.stringContaining(pendingText) });
     }
-    expect(asked.slice(before)).toEqual([{ amount: 650, msisdn: successNumber, method: 'orange_money' }]);
+    expect(asked.slice(before)).toEqual([
+      { amount: 650, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+    ]);
     await server.settle(2000);
     expect(await readPayment(payment.transaction_id)).toMatchObject({
       status: 'success',
@@ -394,7 +405,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(done.html).not.toContain('http-equiv="refresh"');
     expect(await readPayment(payment.transaction_id)).toMatchObject({
       status: 'success',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
     });
   });
@@ -427,7 +438,7 @@ describe('the hosted checkout over HTTP', () => {
 
       // The page opened before: its submit is refused, and says so.
       const posted = await submitForm(payment.checkout_url, formOf(openedBefore.html), {
-        msisdn: successNumber,
+        msisdn: sandbox.mtn.succeeds,
       });
       expect(posted.status).toBe(410);
       expect(statusLine(posted.html)?.text).toContain('no longer takes payments');
@@ -440,7 +451,7 @@ describe('the hosted checkout over HTTP', () => {
       expect(after.html).not.toContain('<form');
       // The script's JSON submit: refused too.
       const json = await postJson(payment.checkout_url, {
-        msisdn: successNumber,
+        msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
       });
       expect(json.status).toBe(410);
@@ -462,7 +473,7 @@ describe('the hosted checkout over HTTP', () => {
     const opened = await openPage(payment.checkout_url);
     const onForm = element(opened.html, 'return');
     expect(onForm?.has('hidden')).toBe(true);
-    await payThroughForm(payment.checkout_url, { msisdn: successNumber });
+    await payThroughForm(payment.checkout_url, { msisdn: sandbox.mtn.succeeds });
     const pending = await openPage(payment.checkout_url);
     expect(statusLine(pending.html)?.attr('data-status')).toBe('pending');
     expect(element(pending.html, 'return')?.has('hidden')).toBe(true);

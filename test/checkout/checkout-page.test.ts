@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openIsolatedPage, releaseChromium, saveScreenshot, sharedChromium } from '../support/browser.js';
-import { createService, failureNumber } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -57,7 +57,7 @@ describe('the hosted checkout page', () => {
     const read = await server.request('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data).toMatchObject({
       status: 'success',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'orange_money',
     });
     expect(foreignRequests).toEqual([]);
@@ -69,7 +69,7 @@ describe('the hosted checkout page', () => {
     const payment = await hostedPayment(1000);
     const { page, context } = await openIsolatedPage(browser, payment.checkout_url);
     await page.goto(payment.checkout_url);
-    await page.getByLabel('Mobile Money phone number').fill(failureNumber);
+    await page.getByLabel('Mobile Money phone number').fill(sandbox.mtn.fails);
     await page.getByRole('button', { name: /^Pay/ }).click();
     await settleWhenPending(page);
     await page.getByRole('status').filter({ hasText: 'did not go through' }).waitFor({ timeout: 10_000 });
@@ -107,7 +107,7 @@ describe('the hosted checkout page', () => {
     const pay = await fetch(`${payment.checkout_url}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ msisdn: '237670000000', payment_method: 'mtn_momo' }),
+      body: JSON.stringify({ msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' }),
     });
     expect(pay.status).toBe(410);
     await saveScreenshot(page, 'checkout-expired');
@@ -129,16 +129,16 @@ describe('the hosted checkout page', () => {
     await page.goto(payment.checkout_url);
     const second = await context.newPage();
     await second.goto(payment.checkout_url);
-    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByLabel('Mobile Money phone number').fill(sandbox.mtn.succeeds);
     const button = page.getByRole('button', { name: /^Pay/ });
     await button.dblclick();
     await settleWhenPending(page);
-    await second.getByLabel('Mobile Money phone number').fill('237690000000');
+    await second.getByLabel('Mobile Money phone number').fill(sandbox.orange.succeeds);
     await second.getByRole('button', { name: /^Pay/ }).click();
     await second.getByRole('status').waitFor();
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
     const read = await server.request('GET', `/payments/${payment.transaction_id}`);
-    expect(read.body.data.customer_msisdn).toBe('237670000000');
+    expect(read.body.data.customer_msisdn).toBe(sandbox.mtn.succeeds);
     const events = await server.request('GET', '/events', {
       query: { transaction_id: payment.transaction_id },
     });
@@ -166,7 +166,7 @@ describe('the hosted checkout page', () => {
     await saveScreenshot(page, 'checkout-phone');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('msisdn');
-    await page.keyboard.type('237670000000');
+    await page.keyboard.type(sandbox.mtn.succeeds);
     await page.keyboard.press('Enter');
     await page.getByRole('status').waitFor();
     await context.close();
@@ -178,7 +178,7 @@ describe('the hosted checkout page', () => {
       javaScriptEnabled: false,
     });
     await page.goto(payment.checkout_url);
-    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByLabel('Mobile Money phone number').fill(sandbox.mtn.succeeds);
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.getByRole('status').filter({ hasText: 'Approve the payment on your phone' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(new URL(payment.checkout_url).pathname);
@@ -227,7 +227,7 @@ describe('the hosted checkout page', () => {
       expect(changed.status).toBeLessThan(300);
 
       // The page opened before: its submit is refused, and says so.
-      await page.getByLabel('Mobile Money phone number').fill('237670000000');
+      await page.getByLabel('Mobile Money phone number').fill(sandbox.mtn.succeeds);
       await page.locator('#pay').click();
       await page.getByRole('status').filter({ hasText: 'no longer takes payments' }).waitFor();
       // Opened after: a closed page, no form.
@@ -240,7 +240,7 @@ describe('the hosted checkout page', () => {
       const pay = await fetch(`${payment.checkout_url}/pay`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ msisdn: '237670000000', payment_method: 'mtn_momo' }),
+        body: JSON.stringify({ msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' }),
       });
       expect(pay.status).toBe(410);
       const read = await server.request('GET', `/payments/${payment.transaction_id}`);
@@ -260,7 +260,7 @@ describe('the hosted checkout page', () => {
     await page.goto(payment.checkout_url);
     const back = page.getByRole('link', { name: 'Back to Boutique Akwa' });
     await expect(back.isVisible()).resolves.toBe(false);
-    await page.getByLabel('Mobile Money phone number').fill('237670000000');
+    await page.getByLabel('Mobile Money phone number').fill(sandbox.mtn.succeeds);
     await page.getByRole('button', { name: /^Pay/ }).click();
     await settleWhenPending(page);
     await expect(back.isVisible()).resolves.toBe(false);

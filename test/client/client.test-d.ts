@@ -23,13 +23,14 @@ import {
   type WebhookEvent,
   type WebhookEventOf,
 } from '../../client/src/index.js';
+import { sandbox } from '../support/fixtures.js';
 
 declare const client: PaymentsClient;
 
 const payment = {
   amount: 2500,
   currency: 'XAF',
-  customer_msisdn: '237670000000',
+  customer_msisdn: sandbox.mtn.succeeds,
   payment_method: 'mtn_momo',
   service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
 } as const;
@@ -85,7 +86,7 @@ describe('requests', () => {
         amount: 2500,
         currency: 'XAF',
         // @ts-expect-error the field is `customer_msisdn`, not `customerMsisdn`
-        customerMsisdn: '237670000000',
+        customerMsisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
       },
@@ -96,7 +97,7 @@ describe('requests', () => {
     client.POST('/payments', { body: { ...payment, currency: 'EUR' } });
     client.POST('/payouts', {
       // @ts-expect-error `payout_type` is withdrawal or transfer
-      body: { amount: 100, recipient_msisdn: '237670000000', payout_type: 'refund' },
+      body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'refund' },
     });
   });
 
@@ -126,7 +127,7 @@ describe('answers', () => {
 
   it('narrows data and error against each other', async () => {
     const result = await client.POST('/payouts', {
-      body: { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal' },
+      body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     if (result.error) {
       expectTypeOf(result.data).toBeUndefined();

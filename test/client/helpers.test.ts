@@ -7,13 +7,19 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   autoPagingToArray,
-  createPaymentsClient,
   generateTestHeader,
   PaymentsApiError,
   verifyWebhook,
   type WebhookVerificationError,
 } from '../../client/src/index.js';
-import { type Handler, type LocalServer, sendError, sendJson, startLocalServer } from './local-server.js';
+import {
+  clientOf,
+  type Handler,
+  type LocalServer,
+  pagedList as pagedListOf,
+  sendError,
+  startLocalServer,
+} from './local-server.js';
 
 let server: LocalServer | undefined;
 afterEach(async () => {
@@ -23,30 +29,11 @@ afterEach(async () => {
 
 const ids = Array.from({ length: 12 }, (_, i) => `pay_${12 - i}`);
 
-/** Serves `ids` newest first, `limit` per page; the cursor is the index of the next item. */
-const pagedList: Handler = (request, res) => {
-  const url = new URL(request.url, 'http://localhost');
-  const limit = Number(url.searchParams.get('limit') ?? '20');
-  const start = Number(url.searchParams.get('cursor') ?? '0');
-  const items = ids
-    .slice(start, start + limit)
-    .map((transaction_id) => ({ transaction_id, status: 'success' }));
-  const next = start + limit;
-  sendJson(res, 200, {
-    status: 'success',
-    data: { items, has_more: next < ids.length, next_cursor: next < ids.length ? String(next) : null },
-  });
-};
+const pagedList: Handler = pagedListOf(ids);
 
 async function clientFor(handler: Handler) {
   server = await startLocalServer(handler);
-  const client = createPaymentsClient({
-    apiKey: 'sk_test_pages',
-    apiUser: 'user-1',
-    baseUrl: server.baseUrl,
-    sandbox: true,
-    retry: { maxRetries: 0 },
-  });
+  const client = clientOf(server);
   return { client, requests: server.requests };
 }
 

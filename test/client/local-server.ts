@@ -3,6 +3,7 @@
  * answers, and the server records every request it received, body included.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createPaymentsClient } from '../../client/src/index.js';
 
 interface ReceivedRequest {
   method: string;
@@ -86,4 +87,32 @@ export function sendError(
     JSON.stringify({ status: 'error', error: { code, message: `${code} (test)`, request_id: requestId } }),
   );
   return requestId;
+}
+
+/** A sandbox client of `server` that never retries, so each test sees every answer once. */
+export function clientOf(server: Pick<LocalServer, 'baseUrl'>, apiKey = 'sk_test_pages', apiUser = 'user-1') {
+  return createPaymentsClient({
+    apiKey,
+    apiUser,
+    baseUrl: server.baseUrl,
+    sandbox: true,
+    retry: { maxRetries: 0 },
+  });
+}
+
+/** Serves `ids` newest first, `limit` per page; the cursor is the index of the next item. */
+export function pagedList(ids: readonly string[]): Handler {
+  return (request, res) => {
+    const url = new URL(request.url, 'http://localhost');
+    const limit = Number(url.searchParams.get('limit') ?? '20');
+    const start = Number(url.searchParams.get('cursor') ?? '0');
+    const items = ids
+      .slice(start, start + limit)
+      .map((transaction_id) => ({ transaction_id, status: 'success' }));
+    const next = start + limit;
+    sendJson(res, 200, {
+      status: 'success',
+      data: { items, has_more: next < ids.length, next_cursor: next < ids.length ? String(next) : null },
+    });
+  };
 }

@@ -4,20 +4,15 @@
  * checked against the real server, and the generated table is never stale.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPaymentsClient, operationError, type PaymentsClient } from '../../client/src/index.js';
 import { operationErrorsPath, renderOperationErrors } from '../../scripts/client-error-codes.js';
-import { createService, fund } from '../support/fixtures.js';
-import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
+import { createService, fund, sandbox } from '../support/fixtures.js';
+import { type Credentials, useTestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
-import { sendError, startLocalServer } from './local-server.js';
+import { clientOf, sendError, startLocalServer } from './local-server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 /** A fresh sandbox account per test: no test sees another's balance or objects. */
 async function freshClient(): Promise<{ client: PaymentsClient; as: Credentials }> {
@@ -52,7 +47,12 @@ describe('operationError against the real server', () => {
   it('a payout the balance cannot fund: documented 403, code insufficient_balance', async () => {
     const { client } = await freshClient();
     const result = await client.POST('/payouts', {
-      body: { amount: 5_000, currency: 'XAF', recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+      body: {
+        amount: 5_000,
+        currency: 'XAF',
+        recipient_msisdn: sandbox.orange.succeeds,
+        payout_type: 'withdrawal',
+      },
     });
     const failure = operationError('/payouts', 'post', result);
     expect(failure).toMatchObject({ documented: true, status: 403, code: 'insufficient_balance' });
@@ -67,7 +67,7 @@ describe('operationError against the real server', () => {
       body: {
         amount: 1000,
         currency: 'XAF',
-        customer_msisdn: '237670000000',
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: serviceId,
       },
@@ -100,13 +100,7 @@ describe('operationError against the real server', () => {
   it('an answer the contract does not list for the operation is documented: false', async () => {
     const proxy = await startLocalServer((_request, res) => sendError(res, 502, 'bad_gateway'));
     try {
-      const behind = createPaymentsClient({
-        apiKey: 'sk_test_x',
-        apiUser: 'u',
-        baseUrl: proxy.baseUrl,
-        sandbox: true,
-        retry: { maxRetries: 0 },
-      });
+      const behind = clientOf(proxy, 'sk_test_x', 'u');
       const failure = operationError('/payouts', 'post', await behind.GET('/payouts'));
       expect(failure).toMatchObject({ documented: false, status: 502, code: 'bad_gateway' });
     } finally {

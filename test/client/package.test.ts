@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandbox } from '../support/fixtures.js';
 import { type PrismMock, startPrism } from '../support/prism.js';
 
 const run = promisify(execFile);
@@ -46,7 +47,7 @@ const created = await client.POST('/payments', {
   body: {
     amount: 2500,
     currency: 'XAF',
-    customer_msisdn: '237670000000',
+    customer_msisdn: '${sandbox.mtn.succeeds}',
     payment_method: 'mtn_momo',
     service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
     reference: 'order-1042',
@@ -90,7 +91,7 @@ export function typesGuideEveryCall() {
   // @ts-expect-error the contract spells it customer_msisdn
   client.POST('/payments', { body: { amount: 1, currency: 'XAF', customerMsisdn: '1', payment_method: 'mtn_momo', service_id: 's' } });
   // @ts-expect-error amounts are integers, not strings
-  client.POST('/payouts', { body: { amount: '100', payout_type: 'withdrawal', recipient_msisdn: '237670000000' } });
+  client.POST('/payouts', { body: { amount: '100', payout_type: 'withdrawal', recipient_msisdn: '${sandbox.mtn.succeeds}' } });
   // @ts-expect-error no such path
   client.GET('/paiements', {});
   // @ts-expect-error an event name of the contract, not an invented one

@@ -2,8 +2,15 @@
  * `paginate` over a real HTTP server on 127.0.0.1 that serves a list in pages linked by cursors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPaymentsClient, PaymentsApiError, paginate } from '../../client/src/index.js';
-import { type Handler, type LocalServer, sendError, sendJson, startLocalServer } from './local-server.js';
+import { PaymentsApiError, paginate } from '../../client/src/index.js';
+import {
+  clientOf,
+  type Handler,
+  type LocalServer,
+  pagedList as pagedListOf,
+  sendError,
+  startLocalServer,
+} from './local-server.js';
 
 let server: LocalServer | undefined;
 
@@ -14,32 +21,13 @@ afterEach(async () => {
 
 async function clientFor(handler: Handler) {
   server = await startLocalServer(handler);
-  const client = createPaymentsClient({
-    apiKey: 'sk_test_pages',
-    apiUser: 'user-1',
-    baseUrl: server.baseUrl,
-    sandbox: true,
-    retry: { maxRetries: 0 },
-  });
+  const client = clientOf(server);
   return { client, requests: server.requests };
 }
 
 const ids = ['pay_5', 'pay_4', 'pay_3', 'pay_2', 'pay_1'];
 
-/** Serves `ids` newest first, `limit` per page, the cursor being the index of the next item. */
-const pagedList: Handler = (request, res) => {
-  const url = new URL(request.url, 'http://localhost');
-  const limit = Number(url.searchParams.get('limit') ?? '20');
-  const start = Number(url.searchParams.get('cursor') ?? '0');
-  const items = ids
-    .slice(start, start + limit)
-    .map((transaction_id) => ({ transaction_id, status: 'success' }));
-  const next = start + limit;
-  sendJson(res, 200, {
-    status: 'success',
-    data: { items, has_more: next < ids.length, next_cursor: next < ids.length ? String(next) : null },
-  });
-};
+const pagedList: Handler = pagedListOf(ids);
 
 describe('paginate', () => {
   it('yields every item of every page, in order, following next_cursor until has_more is false', async () => {

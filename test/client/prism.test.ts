@@ -13,6 +13,8 @@ import {
   paginate,
   requestIdOf,
 } from '../../client/src/index.js';
+import { raw } from '../support/api.js';
+import { sandbox } from '../support/fixtures.js';
 import { type PrismMock, startPrism, violationsOf } from '../support/prism.js';
 import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
 
@@ -109,9 +111,8 @@ describe('the client against a Prism mock of openapi.yaml', () => {
 
 describe('the client against Prism, typed calls', () => {
   it('is refused by Prism without its credentials, and accepted with them', async () => {
-    const bare = await fetch(`${prism.baseUrl}/balance`);
+    const bare = await raw(prism.baseUrl, 'GET', '/balance');
     expect(bare.status).toBe(401);
-    await bare.body?.cancel();
 
     const { data, response } = await client.GET('/balance');
     expect(response.status).toBe(200);
@@ -123,7 +124,7 @@ describe('the client against Prism, typed calls', () => {
       body: {
         amount: 2500,
         currency: 'XAF',
-        customer_msisdn: '237670000000',
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
         reference: 'order-1042',

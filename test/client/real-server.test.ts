@@ -21,7 +21,7 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from '../../client/src/index.js';
-import { failureNumber, successNumber } from '../support/fixtures.js';
+import { sandbox } from '../support/fixtures.js';
 import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { type Attempt, type ProxyPlan, recordingFetch, startProxy } from './real-server-support.js';
@@ -62,7 +62,7 @@ async function createServiceThrough(client: PaymentsClient, name = 'Boutique Akw
   return ok(await client.POST('/services', { body: { name } })).data.service_id;
 }
 
-const paymentBody = (serviceId: string, amount = 2500, msisdn = successNumber) =>
+const paymentBody = (serviceId: string, amount = 2500, msisdn = sandbox.mtn.succeeds) =>
   ({
     amount,
     currency: 'XAF',
@@ -101,7 +101,7 @@ async function sandboxAccount(name = 'Sandbox flow') {
   const topUp = async (amount = 100_000) => {
     const topup = ok(
       await client.POST('/topups', {
-        body: { amount, currency: 'XAF', payer_msisdn: successNumber, payment_method: 'orange_money' },
+        body: { amount, currency: 'XAF', payer_msisdn: sandbox.mtn.succeeds, payment_method: 'orange_money' },
       }),
     ).data;
     await server.settle();
@@ -115,7 +115,12 @@ async function sandboxAccount(name = 'Sandbox flow') {
   const payout = async (amount = 15_000) => {
     const sent = ok(
       await client.POST('/payouts', {
-        body: { amount, currency: 'XAF', recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+        body: {
+          amount,
+          currency: 'XAF',
+          recipient_msisdn: sandbox.orange.succeeds,
+          payout_type: 'withdrawal',
+        },
       }),
     ).data;
     await server.settle();
@@ -155,7 +160,12 @@ describe('a full sandbox flow through the client', () => {
   it('tops up the Main Balance: initiated at once, credited once the operator settles it', async () => {
     const { client } = await sandboxAccount();
     const { data, response } = await client.POST('/topups', {
-      body: { amount: 100_000, currency: 'XAF', payer_msisdn: successNumber, payment_method: 'orange_money' },
+      body: {
+        amount: 100_000,
+        currency: 'XAF',
+        payer_msisdn: sandbox.mtn.succeeds,
+        payment_method: 'orange_money',
+      },
     });
     expect(response.status).toBe(202);
     const topup = ok({ data, response }).data;
@@ -180,10 +190,10 @@ describe('a full sandbox flow through the client', () => {
     const { client, service } = await sandboxAccount();
     const serviceId = await service();
     const direct = await client.POST('/payments', {
-      body: { ...paymentBody(serviceId, 2500, successNumber), reference: 'order-1042' },
+      body: { ...paymentBody(serviceId, 2500, sandbox.mtn.succeeds), reference: 'order-1042' },
     });
     const explicitDirect = await client.POST('/payments/direct', {
-      body: paymentBody(serviceId, 1500, failureNumber),
+      body: paymentBody(serviceId, 1500, sandbox.mtn.fails),
     });
     const hosted = await client.POST('/payments/initiate', {
       body: { amount: 3000, currency: 'XAF', service_id: serviceId, expires_in_seconds: 60 },
@@ -230,7 +240,7 @@ describe('a full sandbox flow through the client', () => {
       body: {
         amount: 15_000,
         currency: 'XAF',
-        recipient_msisdn: '237690000000',
+        recipient_msisdn: sandbox.orange.succeeds,
         payout_type: 'withdrawal',
         reference: 'payroll-2026-11',
       },
@@ -251,7 +261,7 @@ describe('a full sandbox flow through the client', () => {
     const { client, topUp } = await sandboxAccount();
     await topUp(87_500);
     const { data, error, response } = await client.POST('/payouts', {
-      body: { amount: 10_000_000, recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+      body: { amount: 10_000_000, recipient_msisdn: sandbox.orange.succeeds, payout_type: 'withdrawal' },
     });
     expect(data).toBeUndefined();
     expect(response.status).toBe(403);
@@ -274,7 +284,7 @@ describe('a full sandbox flow through the client', () => {
       payout_type: 'refund',
       amount: 2500,
       payment_id: paymentId,
-      recipient_msisdn: successNumber,
+      recipient_msisdn: sandbox.mtn.succeeds,
       status: 'pending',
     });
     const refundId = refund.transaction_id;
@@ -347,7 +357,7 @@ describe('a full sandbox flow through the client', () => {
       }),
     );
     const { response } = await client.POST('/payouts', {
-      body: { amount: 10_000_000, recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+      body: { amount: 10_000_000, recipient_msisdn: sandbox.orange.succeeds, payout_type: 'withdrawal' },
     });
     expect(response.status).toBe(403);
     const refusedRequestId = requestIdOf(response) ?? '';
@@ -604,10 +614,10 @@ describe('webhook verification of real deliveries', () => {
       expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
       const serviceId = await createServiceThrough(client);
       const paid = ok(
-        await client.POST('/payments', { body: paymentBody(serviceId, 2500, successNumber) }),
+        await client.POST('/payments', { body: paymentBody(serviceId, 2500, sandbox.mtn.succeeds) }),
       ).data;
       const declined = ok(
-        await client.POST('/payments', { body: paymentBody(serviceId, 900, failureNumber) }),
+        await client.POST('/payments', { body: paymentBody(serviceId, 900, sandbox.mtn.fails) }),
       ).data;
 
       await server.settle();

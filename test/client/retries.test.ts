@@ -10,12 +10,13 @@ import {
   requestIdOf,
 } from '../../client/src/index.js';
 import { backoffDelayMs, retryAfterMs } from '../../client/src/retry-policy.js';
+import { sandbox } from '../support/fixtures.js';
 import { type Handler, type LocalServer, sendError, sendJson, startLocalServer } from './local-server.js';
 
 const payment = {
   amount: 2500,
   currency: 'XAF',
-  customer_msisdn: '237670000000',
+  customer_msisdn: sandbox.mtn.succeeds,
   payment_method: 'mtn_momo',
   service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
 } as const;

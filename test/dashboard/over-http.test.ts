@@ -17,7 +17,7 @@ import {
 } from '../../server/domain/dashboard-users.js';
 import { runAdmin } from '../support/admin.js';
 import { queryRows } from '../support/database.js';
-import { balanceOf, collect, createService, successNumber } from '../support/fixtures.js';
+import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
 import { decodeEntities, formOf } from '../support/html-form.js';
 import { type Credentials, reconcile, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
@@ -184,7 +184,7 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     [
       'payout',
       () => `/dashboard/test/payouts/${ids.payout}`,
-      () => ['3\u202f000 XAF', 'withdrawal', successNumber, 'Ledger: payout'],
+      () => ['3\u202f000 XAF', 'withdrawal', sandbox.mtn.succeeds, 'Ledger: payout'],
     ],
     ['topups', () => '/dashboard/test/topups', () => [ids.topup as string, '50\u202f000 XAF']],
     ['topup', () => `/dashboard/test/topups/${ids.topup}`, () => ['50\u202f000 XAF', 'Ledger: topup']],
@@ -251,10 +251,11 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     // An account of its own: 21 payments still initiated, 2 settled.
     const shop = await ownAccount('Cursor shop');
     const initiated = new Set<string>();
-    for (const amount of [900, 950]) await collect(server, shop.serviceId, amount, successNumber, shop.creds);
+    for (const amount of [900, 950])
+      await collect(server, shop.serviceId, amount, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     for (let i = 0; i < 21; i++) {
-      initiated.add(await collect(server, shop.serviceId, 100 + i, successNumber, shop.creds));
+      initiated.add(await collect(server, shop.serviceId, 100 + i, sandbox.mtn.succeeds, shop.creds));
     }
     const cursorClient = await signedIn(await addUser(server, 'viewer', shop.accountId));
     const list = await cursorClient.open('/dashboard/test/payments');
@@ -438,7 +439,7 @@ describe('who may do what (access.test.ts)', () => {
   beforeAll(async () => {
     shop = await ownAccount('Access shop');
     sink = await ownReceiver();
-    paymentId = await collect(server, shop.serviceId, 3000, successNumber, shop.creds);
+    paymentId = await collect(server, shop.serviceId, 3000, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     // No test of this block moves the clock: one session per role serves them all.
     viewer = await signedIn(await addUser(server, 'viewer', shop.accountId));
@@ -490,7 +491,7 @@ describe('who may do what (access.test.ts)', () => {
       server,
       await createService(server, other.test),
       800,
-      successNumber,
+      sandbox.mtn.succeeds,
       other.test,
     );
     const endpoint = await server.request('POST', '/webhook-endpoints', {
@@ -646,7 +647,7 @@ describe('what a merchant does (actions.test.ts)', () => {
 
   /** A refund of `amount` made from a payment's page, as a user does it; returns the payment's page after it. */
   async function refundFromDashboard(amount: number) {
-    const paymentId = await collect(server, shop.serviceId, 5000, successNumber, shop.creds);
+    const paymentId = await collect(server, shop.serviceId, 5000, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     const page = await client.open(`/dashboard/test/payments/${paymentId}`);
     const done = await client.submit(page.html, `/dashboard/test/payments/${paymentId}/refund`, {
@@ -728,7 +729,7 @@ describe('what a merchant does (actions.test.ts)', () => {
 
   it('shows real deliveries with their responses and resends one', async () => {
     const { receiver, id } = await ownEndpoint();
-    const paymentId = await collect(server, shop.serviceId, 1500, successNumber, shop.creds);
+    const paymentId = await collect(server, shop.serviceId, 1500, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     await server.deliverWebhooks();
     expect(about(receiver, paymentId)).toHaveLength(1);
@@ -751,7 +752,7 @@ describe('what a merchant does (actions.test.ts)', () => {
 
   it('disables the endpoint: no event is sent to it any more', async () => {
     const { receiver, id } = await ownEndpoint();
-    const before = await collect(server, shop.serviceId, 600, successNumber, shop.creds);
+    const before = await collect(server, shop.serviceId, 600, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     await server.deliverWebhooks();
     expect(about(receiver, before)).toHaveLength(1);
@@ -764,7 +765,7 @@ describe('what a merchant does (actions.test.ts)', () => {
       (await server.request('GET', `/webhook-endpoints/${id}`, { as: shop.creds })).body.data.status,
     ).toBe('disabled');
     const received = receiver.received.length;
-    const after = await collect(server, shop.serviceId, 700, successNumber, shop.creds);
+    const after = await collect(server, shop.serviceId, 700, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     await server.deliverWebhooks();
     expect(about(receiver, after)).toHaveLength(0);
@@ -798,7 +799,7 @@ describe('what a merchant does (actions.test.ts)', () => {
   });
 
   it('refunds part of a payment through the same rules and ledger as the API', async () => {
-    const paymentId = await collect(server, shop.serviceId, 5000, successNumber, shop.creds);
+    const paymentId = await collect(server, shop.serviceId, 5000, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     const before = await balanceOf(server, shop.creds);
     const path = `/dashboard/test/payments/${paymentId}`;
@@ -825,7 +826,7 @@ describe('what a merchant does (actions.test.ts)', () => {
   });
 
   it("records a refused form's error code in the call log, as the API's refusals are", async () => {
-    const paymentId = await collect(server, shop.serviceId, 5000, successNumber, shop.creds);
+    const paymentId = await collect(server, shop.serviceId, 5000, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
     const path = `/dashboard/test/payments/${paymentId}`;
     const opened = await client.open(path);

@@ -8,7 +8,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
 import { openIsolatedPage } from '../support/browser.js';
-import { collect, createService, failureNumber, fund, successNumber } from '../support/fixtures.js';
+import { collect, createService, fund, sandbox } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -55,10 +55,15 @@ export async function seedMonthOfActivity(server: TestServer, endpointUrl: strin
     await server.settle(2000);
   }
   const payment = await collect(server, serviceId, 6_000);
-  const failed = await collect(server, serviceId, 2_000, failureNumber);
+  const failed = await collect(server, serviceId, 2_000, sandbox.mtn.fails);
   await server.settle(2000);
   const payout = await server.request('POST', '/payouts', {
-    body: { amount: 3_000, currency: 'XAF', recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+    body: {
+      amount: 3_000,
+      currency: 'XAF',
+      recipient_msisdn: sandbox.mtn.succeeds,
+      payout_type: 'withdrawal',
+    },
   });
   const refund = await server.request('POST', '/refunds', { body: { payment_id: payment, amount: 1_000 } });
   await server.settle(2000);

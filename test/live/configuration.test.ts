@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { ChildServerStartError, startChildServer } from '../support/child-server.js';
+import { sandbox } from '../support/fixtures.js';
 import { startTestServer } from '../support/server.js';
 import { live, liveBalance, settleUntil, statusOf } from './support.js';
 
@@ -76,7 +77,7 @@ describe('operator configuration', () => {
       const payment = await live(server, 'POST', '/payments', {
         amount: 100,
         currency: 'XAF',
-        customer_msisdn: '237690000000',
+        customer_msisdn: sandbox.orange.succeeds,
         payment_method: 'orange_money',
         service_id: service,
       });

@@ -1,51 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectLedgerSound,
-  fundLive,
-  type LiveHarness,
-  live,
-  liveBalance,
-  mtn,
-  operatorRefOf,
-  orange,
-  settleUntil,
-  startLive,
-  statusOf,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { sandbox } from '../support/fixtures.js';
+import { expectLedgerSound, live, liveBalance, liveShop, operatorRefOf, statusOf } from './support.js';
 
-let h: LiveHarness;
+const h = liveShop('mtn_momo');
+const { pay, settled } = h;
 let nextNumber = 100;
 /** A fresh MTN number (ending 7 or 8: no simulator digit rule) for an outcome set per number. */
 const freshMtnNumber = (last: string) => `23767000${String(nextNumber++).padStart(3, '0')}${last}`;
-let serviceId: string;
-
-beforeAll(async () => {
-  h = await startLive();
-  // Money for the payouts, whatever order the tests run in.
-  await fundLive(h.server);
-  const created = await live(h.server, 'POST', '/services', { name: 'Live shop' });
-  serviceId = created.body.data.service_id;
-});
-afterAll(() => h.close());
-
-const pay = (msisdn: string, amount = 5000) =>
-  live(h.server, 'POST', '/payments', {
-    amount,
-    currency: 'XAF',
-    customer_msisdn: msisdn,
-    payment_method: 'mtn_momo',
-    service_id: serviceId,
-  });
-
-async function settled(path: string) {
-  await settleUntil(h.server, async () => !['initiated', 'pending'].includes(await statusOf(h.server, path)));
-  return (await live(h.server, 'GET', path)).body.data;
-}
 
 describe('live payments through MTN MoMo (simulator over HTTP)', () => {
   it('a direct payment succeeds, credits the balance once, and is one requesttopay at MTN', async () => {
     const before = await liveBalance(h.server);
-    const created = await pay(mtn.ok, 5000);
+    const created = await pay(sandbox.mtn.succeeds, 5000);
     expect(created.status).toBe(202);
     const id = created.body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
@@ -54,7 +20,7 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
       product: 'collection',
       amount: '5000',
       currency: 'XAF',
-      msisdn: mtn.ok,
+      msisdn: sandbox.mtn.succeeds,
       posts: 1,
     });
     expect(await settled(`/payments/${id}`)).toMatchObject({ status: 'success', failure_code: null });
@@ -88,7 +54,7 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
 
   it('a payment the customer never approves expires at expires_at, credits nothing', async () => {
     const before = await liveBalance(h.server);
-    const id = (await pay(mtn.stuck)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.neverSettles)).body.data.transaction_id;
     await h.server.settle(1000);
     expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');
     await h.server.settle(400_000);
@@ -101,13 +67,13 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
     const created = await live(h.server, 'POST', '/payments/initiate', {
       amount: 2500,
       currency: 'XAF',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     expect(created.status).toBe(202);
     const paid = await fetch(`${created.body.data.checkout_url}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ msisdn: mtn.ok, payment_method: 'mtn_momo' }),
+      body: JSON.stringify({ msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' }),
     });
     expect(paid.status).toBe(202);
     const id = created.body.data.transaction_id;
@@ -121,9 +87,9 @@ describe('live payments through MTN MoMo (simulator over HTTP)', () => {
     const created = await live(h.server, 'POST', '/payments/direct', {
       amount: 1200,
       currency: 'XAF',
-      customer_msisdn: mtn.ok,
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     expect(created.status).toBe(202);
     expect(await settled(`/payments/${created.body.data.transaction_id}`)).toMatchObject({
@@ -138,7 +104,7 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     const created = await live(h.server, 'POST', '/topups', {
       amount: 100_000,
       currency: 'XAF',
-      payer_msisdn: mtn.ok,
+      payer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
     });
     expect(created.status).toBe(202);
@@ -151,7 +117,7 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     const before = await liveBalance(h.server);
     const created = await live(h.server, 'POST', '/payouts', {
       amount: 3000,
-      recipient_msisdn: '237650000000',
+      recipient_msisdn: sandbox.mtn650,
       payout_type: 'withdrawal',
     });
     expect(created.status).toBe(202);
@@ -191,7 +157,7 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     const id = (
       await live(h.server, 'POST', '/payouts', {
         amount: 900,
-        recipient_msisdn: mtn.stuck,
+        recipient_msisdn: sandbox.mtn.neverSettles,
         payout_type: 'withdrawal',
       })
     ).body.data.transaction_id;
@@ -211,9 +177,9 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     const created = await live(h.server, 'POST', '/payouts/bulk', {
       currency: 'XAF',
       items: [
-        { amount: 100, recipient_msisdn: mtn.ok, payout_type: 'withdrawal' },
-        { amount: 200, recipient_msisdn: orange.ok, payout_type: 'withdrawal' },
-        { amount: 300, recipient_msisdn: mtn.fails, payout_type: 'withdrawal' },
+        { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+        { amount: 200, recipient_msisdn: sandbox.orange.succeeds, payout_type: 'withdrawal' },
+        { amount: 300, recipient_msisdn: sandbox.mtn.fails, payout_type: 'withdrawal' },
       ],
     });
     expect(created.status).toBe(202);
@@ -235,7 +201,7 @@ describe('live top-ups and payouts through MTN MoMo', () => {
   });
 
   it('a refund of an MTN payment is one transfer back to the payer through MTN', async () => {
-    const paymentId = (await pay(mtn.ok, 4000)).body.data.transaction_id;
+    const paymentId = (await pay(sandbox.mtn.succeeds, 4000)).body.data.transaction_id;
     await settled(`/payments/${paymentId}`);
     const before = await liveBalance(h.server);
     const refund = await live(h.server, 'POST', '/refunds', { payment_id: paymentId, amount: 1500 });
@@ -243,7 +209,7 @@ describe('live top-ups and payouts through MTN MoMo', () => {
     const { ref } = await operatorRefOf(h.server, 'payouts', refund.body.data.transaction_id);
     expect(h.mtnSim.requests.get(ref)).toMatchObject({
       product: 'disbursement',
-      msisdn: mtn.ok,
+      msisdn: sandbox.mtn.succeeds,
       amount: '1500',
       posts: 1,
     });
@@ -255,11 +221,11 @@ describe('live top-ups and payouts through MTN MoMo', () => {
   it('asks MTN for one token per product, not one per call', async () => {
     // Two collections and two transfers of its own, whatever ran before: one token per product.
     for (const amount of [300, 400]) {
-      const paymentId = (await pay(mtn.ok, amount)).body.data.transaction_id;
+      const paymentId = (await pay(sandbox.mtn.succeeds, amount)).body.data.transaction_id;
       expect(await settled(`/payments/${paymentId}`)).toMatchObject({ status: 'success' });
       const payout = await live(h.server, 'POST', '/payouts', {
         amount,
-        recipient_msisdn: mtn.ok,
+        recipient_msisdn: sandbox.mtn.succeeds,
         payout_type: 'withdrawal',
       });
       expect(await settled(`/payouts/${payout.body.data.transaction_id}`)).toMatchObject({

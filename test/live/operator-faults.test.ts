@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultFaults } from '../../scripts/simulators/sim-http.js';
+import { sandbox } from '../support/fixtures.js';
 import {
   expectLedgerSound,
   fundLive,
@@ -7,9 +8,7 @@ import {
   live,
   liveBalance,
   liveMetricsToken,
-  mtn,
   operatorRefOf,
-  orange,
   settleUntil,
   startLive,
   statusOf,
@@ -26,7 +25,7 @@ beforeAll(async () => {
   const topup = await live(h.server, 'POST', '/topups', {
     amount: 1_000_000,
     currency: 'XAF',
-    payer_msisdn: mtn.ok,
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
   });
   await settleUntil(
@@ -75,7 +74,7 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
   it('an answer slower than our deadline: the payment is asked about by its reference and credited once', async () => {
     h.mtnSim.faults.slowMs = 1500;
     const before = await liveBalance(h.server);
-    const created = await pay(mtn.ok);
+    const created = await pay(sandbox.mtn.succeeds);
     expect(created.status).toBe(202);
     const id = created.body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
@@ -94,7 +93,7 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
   it('a 500 that recorded nothing: MTN says 404, the same reference is sent again, once', async () => {
     h.mtnSim.faults.fail500 = 1;
     const before = await liveBalance(h.server);
-    const id = (await payout(mtn.ok, 2500)).body.data.transaction_id;
+    const id = (await payout(sandbox.mtn.succeeds, 2500)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payouts', id);
     expect(h.mtnSim.requests.has(ref)).toBe(false);
     await h.server.settle(1000);
@@ -113,7 +112,7 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
   it('a connection dropped after MTN recorded the request: status says it has it, nothing is re-sent', async () => {
     h.mtnSim.faults.dropAfterRecord = 1;
     const before = await liveBalance(h.server);
-    const id = (await payout(mtn.ok, 1700)).body.data.transaction_id;
+    const id = (await payout(sandbox.mtn.succeeds, 1700)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payouts', id);
     expect(await final(`/payouts/${id}`)).toMatchObject({ status: 'success' });
     await h.server.settle(10_000);
@@ -123,7 +122,7 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
   });
 
   it('status checks answering 500 keep the request pending until MTN answers', async () => {
-    const id = (await pay(mtn.ok)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.succeeds)).body.data.transaction_id;
     h.mtnSim.faults.statusFail500 = 2;
     await h.server.settle(100);
     await h.server.settle(100);
@@ -135,7 +134,7 @@ describe('MTN MoMo faults: an unknown outcome is asked about, never sent as a ne
     const issued = h.mtnSim.tokensIssued.collection;
     const rejected = h.mtnSim.rejectedTokens;
     h.mtnSim.expireAllTokens();
-    const id = (await pay(mtn.ok)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.succeeds)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
     expect(h.mtnSim.requests.get(ref)?.posts).toBe(1);
     expect(h.mtnSim.tokensIssued.collection).toBe(issued + 1);
@@ -149,7 +148,7 @@ describe('MTN MoMo token service down', () => {
     h.mtnSim.expireAllTokens();
     h.mtnSim.faults.tokenFail500 = 1;
     const before = await liveBalance(h.server);
-    const created = await pay(mtn.ok, 'mtn_momo', 1900);
+    const created = await pay(sandbox.mtn.succeeds, 'mtn_momo', 1900);
     expect(created.status).toBe(202);
     const id = created.body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
@@ -168,7 +167,7 @@ describe('MTN MoMo token service down', () => {
       const created = await live(other.server, 'POST', '/payments', {
         amount: 100,
         currency: 'XAF',
-        customer_msisdn: mtn.ok,
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: service,
       });
@@ -188,9 +187,9 @@ describe('MTN MoMo token service down', () => {
 
 describe('operator callbacks are hints to ask now, never trusted', () => {
   it('Orange notifying settles a payment at once; a forged notification for a pending one changes nothing', async () => {
-    const id = (await pay(orange.ok, 'orange_money', 700)).body.data.transaction_id;
+    const id = (await pay(sandbox.orange.succeeds, 'orange_money', 700)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
-    const stuck = (await pay(orange.stuck, 'orange_money', 700)).body.data.transaction_id;
+    const stuck = (await pay(sandbox.orange.neverSettles, 'orange_money', 700)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', stuck);
     const base = h.server.url.replace(/\/v1$/, '');
     expect(
@@ -203,14 +202,14 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
   });
 
   it('MTN calling back settles a payment at once, with no polling pass of ours', async () => {
-    const id = (await pay(mtn.ok)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.succeeds)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
   });
 
   it('duplicated callbacks settle once', async () => {
     h.mtnSim.faults.callbacks = 'duplicated';
     const before = await liveBalance(h.server);
-    const id = (await pay(mtn.ok, 'mtn_momo', 1300)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.succeeds, 'mtn_momo', 1300)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
     const events = await h.server.request('GET', '/events', {
       as: h.server.live,
@@ -223,7 +222,7 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
 
   it('a lost callback leaves the payment to our status polling', async () => {
     h.mtnSim.faults.callbacks = 'lost';
-    const id = (await pay(mtn.ok)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.succeeds)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
     await waitFor(() => h.mtnSim.requests.has(ref));
     expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');
@@ -232,7 +231,7 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
 
   it('a forged callback claiming success changes nothing: MTN is asked, and says pending', async () => {
     const before = await liveBalance(h.server);
-    const id = (await pay(mtn.stuck)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.neverSettles)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
     const checks = h.mtnSim.statusChecks.get(ref) ?? 0;
     const base = h.server.url.replace(/\/v1$/, '');
@@ -255,13 +254,13 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
   });
 
   it('a callback is a hint only when it names the movement and its reference, in the current form', async () => {
-    const id = (await pay(mtn.stuck)).body.data.transaction_id;
+    const id = (await pay(sandbox.mtn.neverSettles)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payments', id);
     await waitFor(() => h.mtnSim.requests.has(ref));
     await h.server.settle(0);
     const checks = h.mtnSim.statusChecks.get(ref) ?? 0;
     const base = `${h.server.url.replace(/\/v1$/, '')}/operator-callbacks/mtn-momo`;
-    const other = (await pay(mtn.stuck)).body.data.transaction_id;
+    const other = (await pay(sandbox.mtn.neverSettles)).body.data.transaction_id;
     const misnamed = [
       `${base}/${ref}`, // the form without the id, which versions before 010 gave operators
       `${base}/${other}/${ref}`, // another movement's id
@@ -284,7 +283,7 @@ describe('Orange Money faults', () => {
   it('a pay whose connection drops after Orange recorded it: asked by payToken, never paid twice', async () => {
     h.orangeSim.faults.dropAfterRecord = 1;
     const before = await liveBalance(h.server);
-    const id = (await payout(orange.ok, 1100)).body.data.transaction_id;
+    const id = (await payout(sandbox.orange.succeeds, 1100)).body.data.transaction_id;
     const { ref } = await operatorRefOf(h.server, 'payouts', id);
     expect(await final(`/payouts/${id}`)).toMatchObject({ status: 'success' });
     await h.server.settle(10_000);
@@ -295,12 +294,12 @@ describe('Orange Money faults', () => {
 
   it('a 500 on init: a new payToken is asked for once the first send is surely over, and paid once', async () => {
     h.orangeSim.faults.fail500 = 0;
-    const id = (await pay(orange.ok, 'orange_money', 900)).body.data.transaction_id;
+    const id = (await pay(sandbox.orange.succeeds, 'orange_money', 900)).body.data.transaction_id;
     expect(await final(`/payments/${id}`)).toMatchObject({ status: 'success' });
     h.orangeSim.faults.fail500 = 1;
     const tokensBefore = h.orangeSim.tokens.size;
     // The 500 hits `init`: no payToken was given, so nothing can have been paid.
-    const second = (await pay(orange.ok, 'orange_money', 900)).body.data.transaction_id;
+    const second = (await pay(sandbox.orange.succeeds, 'orange_money', 900)).body.data.transaction_id;
     const { ref, token } = await operatorRefOf(h.server, 'payments', second);
     expect(token).toBeNull();
     await h.server.settle(10_000);
@@ -312,7 +311,7 @@ describe('Orange Money faults', () => {
   it('a 500 on pay after the payToken was committed: Orange says INITIATED, the same payToken is paid, once', async () => {
     h.orangeSim.failNextPays(1);
     const before = await liveBalance(h.server);
-    const id = (await payout(orange.ok, 1200)).body.data.transaction_id;
+    const id = (await payout(sandbox.orange.succeeds, 1200)).body.data.transaction_id;
     const { ref, token } = await operatorRefOf(h.server, 'payouts', id);
     expect(token).not.toBeNull();
     expect(h.orangeSim.tokens.get(token as string)?.paidAt).toBeNull();
@@ -327,7 +326,7 @@ describe('Orange Money faults', () => {
   it('Orange tokens expiring mid-run: one new token, one pay', async () => {
     const issued = h.orangeSim.tokensIssued;
     h.orangeSim.expireAllTokens();
-    const id = (await payout(orange.ok, 400)).body.data.transaction_id;
+    const id = (await payout(sandbox.orange.succeeds, 400)).body.data.transaction_id;
     expect(h.orangeSim.tokensIssued).toBe(issued + 1);
     expect(await final(`/payouts/${id}`)).toMatchObject({ status: 'success' });
   });
@@ -339,10 +338,10 @@ describe('operator calls in /metrics', () => {
     // an Orange payout whose first pay answers 500.
     h.mtnSim.expireAllTokens();
     h.mtnSim.faults.tokenFail500 = 1;
-    const paid = (await pay(mtn.ok, 'mtn_momo', 800)).body.data.transaction_id;
+    const paid = (await pay(sandbox.mtn.succeeds, 'mtn_momo', 800)).body.data.transaction_id;
     expect(await final(`/payments/${paid}`)).toMatchObject({ status: 'success' });
     h.orangeSim.failNextPays(1);
-    const sent = (await payout(orange.ok, 800)).body.data.transaction_id;
+    const sent = (await payout(sandbox.orange.succeeds, 800)).body.data.transaction_id;
     await h.server.settle(10_000);
     expect(await final(`/payouts/${sent}`)).toMatchObject({ status: 'success' });
     const text = await metricsText();

@@ -6,18 +6,16 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaymentMethod } from '../../client/src/index.js';
 import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
 import {
   type OrangeMoneySimulator,
   startOrangeMoneySimulator,
 } from '../../scripts/simulators/orange-money-simulator.js';
 import { tempFolder, waitUntil } from '../faults/support/load.js';
-import {
-  type ChildServer,
-  callApi,
-  createAccountWithCli,
-  startChildServer,
-} from '../support/child-server.js';
+import { apiClient, ok } from '../support/api.js';
+import { type ChildServer, createAccountWithCli, startChildServer } from '../support/child-server.js';
+import { sandbox } from '../support/fixtures.js';
 import { mtnEnv, orangeEnv } from './support.js';
 
 const folder = tempFolder('live-logs-');
@@ -44,11 +42,10 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
     },
   });
-  const as = { apiUser: account.apiUser, testKey: account.liveKey };
-  const service = (await callApi(server.url, as, 'POST', '/services', { body: { name: 'Shop' } })).body.data
-    .service_id;
-  const pay = (msisdn: string, method: string) =>
-    callApi(server.url, as, 'POST', '/payments', {
+  const api = apiClient(server.url, { apiUser: account.apiUser, key: account.liveKey });
+  const service = ok(await api.POST('/services', { body: { name: 'Shop' } })).data.service_id;
+  const pay = (msisdn: string, method: PaymentMethod) =>
+    api.POST('/payments', {
       body: {
         amount: 100,
         currency: 'XAF',
@@ -58,29 +55,29 @@ beforeAll(async () => {
       },
     });
   mtnSim.faults.fail500 = 1;
-  await pay('237670000000', 'mtn_momo');
+  await pay(sandbox.mtn.succeeds, 'mtn_momo');
   orangeSim.faults.slowMs = 3000;
-  await pay('237690000000', 'orange_money');
+  await pay(sandbox.orange.succeeds, 'orange_money');
   orangeSim.faults.slowMs = 0;
-  await pay('237690000000', 'orange_money');
-  const topup = await callApi(server.url, as, 'POST', '/topups', {
-    body: { amount: 5000, currency: 'XAF', payer_msisdn: '237670000000', payment_method: 'mtn_momo' },
-  });
+  await pay(sandbox.orange.succeeds, 'orange_money');
+  const topup = ok(
+    await api.POST('/topups', {
+      body: { amount: 5000, currency: 'XAF', payer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' },
+    }),
+  ).data;
+  const statusOf = async (path: '/topups/{id}' | '/payouts/{id}', id: string) =>
+    ok(await api.GET(path, { params: { path: { id } } })).data.status;
   await waitUntil(
-    async () =>
-      (await callApi(server.url, as, 'GET', `/topups/${topup.body.data.transaction_id}`)).body.data.status ===
-      'success',
+    async () => (await statusOf('/topups/{id}', topup.transaction_id)) === 'success',
     15_000,
     () => 'top-up never settled',
   );
-  const payout = await callApi(server.url, as, 'POST', '/payouts', {
-    body: { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal' },
+  const payout = await api.POST('/payouts', {
+    body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
   });
-  expect(payout.status).toBe(202);
+  expect(payout.response.status).toBe(202);
   await waitUntil(
-    async () =>
-      (await callApi(server.url, as, 'GET', `/payouts/${payout.body.data.transaction_id}`)).body.data
-        .status === 'failed',
+    async () => (await statusOf('/payouts/{id}', ok(payout).data.transaction_id)) === 'failed',
     15_000,
     () => 'payout with a wrong disbursement key did not fail',
   );

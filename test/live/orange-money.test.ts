@@ -1,42 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectLedgerSound,
-  fundLive,
-  type LiveHarness,
-  live,
-  liveBalance,
-  operatorRefOf,
-  orange,
-  settleUntil,
-  startLive,
-  statusOf,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { sandbox } from '../support/fixtures.js';
+import { expectLedgerSound, live, liveBalance, liveShop, operatorRefOf, statusOf } from './support.js';
 
-let h: LiveHarness;
-let serviceId: string;
-
-beforeAll(async () => {
-  h = await startLive();
-  // Money for the payouts, whatever order the tests run in.
-  await fundLive(h.server);
-  const created = await live(h.server, 'POST', '/services', { name: 'Live shop' });
-  serviceId = created.body.data.service_id;
-});
-afterAll(() => h.close());
-
-const pay = (msisdn: string, amount = 5000) =>
-  live(h.server, 'POST', '/payments', {
-    amount,
-    currency: 'XAF',
-    customer_msisdn: msisdn,
-    payment_method: 'orange_money',
-    service_id: serviceId,
-  });
-
-async function settled(path: string) {
-  await settleUntil(h.server, async () => !['initiated', 'pending'].includes(await statusOf(h.server, path)));
-  return (await live(h.server, 'GET', path)).body.data;
-}
+const h = liveShop('orange_money');
+const { pay, settled } = h;
 
 /** The Orange request of a movement: its payToken was committed before `pay`, and paid once. */
 async function orangeRequestOf(table: 'payments' | 'topups' | 'payouts', id: string) {
@@ -49,7 +16,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
   it('a direct payment succeeds, credits once, and is one init and one pay at Orange', async () => {
     const before = await liveBalance(h.server);
     const payTokensBefore = h.orangeSim.tokens.size;
-    const id = (await pay(orange.ok, 6000)).body.data.transaction_id;
+    const id = (await pay(sandbox.orange.succeeds, 6000)).body.data.transaction_id;
     expect(await orangeRequestOf('payments', id)).toMatchObject({
       api: 'mp',
       amount: '6000',
@@ -65,8 +32,8 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
 
   it('a payment Orange reports FAILED fails payer_declined; EXPIRED expires; nothing credited', async () => {
     const before = await liveBalance(h.server);
-    const failed = (await pay(orange.fails)).body.data.transaction_id;
-    const expired = (await pay(orange.expires)).body.data.transaction_id;
+    const failed = (await pay(sandbox.orange.fails)).body.data.transaction_id;
+    const expired = (await pay(sandbox.orange.expiresAtOperator)).body.data.transaction_id;
     expect(await settled(`/payments/${failed}`)).toMatchObject({
       status: 'failed',
       failure_code: 'payer_declined',
@@ -101,7 +68,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
   });
 
   it('a payment never approved expires at expires_at', async () => {
-    const id = (await pay(orange.stuck)).body.data.transaction_id;
+    const id = (await pay(sandbox.orange.neverSettles)).body.data.transaction_id;
     await h.server.settle(1000);
     expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');
     await h.server.settle(400_000);
@@ -112,12 +79,12 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
     const created = await live(h.server, 'POST', '/payments/initiate', {
       amount: 800,
       currency: 'XAF',
-      service_id: serviceId,
+      service_id: h.serviceId,
     });
     const paid = await fetch(`${created.body.data.checkout_url}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ msisdn: orange.ok, payment_method: 'orange_money' }),
+      body: JSON.stringify({ msisdn: sandbox.orange.succeeds, payment_method: 'orange_money' }),
     });
     expect(paid.status).toBe(202);
     const id = created.body.data.transaction_id;
@@ -131,7 +98,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
       await live(h.server, 'POST', '/topups', {
         amount: 50_000,
         currency: 'XAF',
-        payer_msisdn: orange.ok,
+        payer_msisdn: sandbox.orange.succeeds,
         payment_method: 'orange_money',
       })
     ).body.data.transaction_id;
@@ -144,13 +111,13 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
     const before = await liveBalance(h.server);
     const ok = await live(h.server, 'POST', '/payouts', {
       amount: 1000,
-      recipient_msisdn: '237655000000',
+      recipient_msisdn: sandbox.orange655,
       payout_type: 'withdrawal',
     });
     expect(ok.body.data.payment_method).toBe('orange_money');
     const failed = await live(h.server, 'POST', '/payouts', {
       amount: 2000,
-      recipient_msisdn: orange.fails,
+      recipient_msisdn: sandbox.orange.fails,
       payout_type: 'withdrawal',
     });
     expect(await orangeRequestOf('payouts', ok.body.data.transaction_id)).toMatchObject({
@@ -171,7 +138,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
     const id = (
       await live(h.server, 'POST', '/payouts', {
         amount: 300,
-        recipient_msisdn: orange.stuck,
+        recipient_msisdn: sandbox.orange.neverSettles,
         payout_type: 'transfer',
       })
     ).body.data.transaction_id;
@@ -184,7 +151,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
   });
 
   it('a refund of an Orange payment is one cash-in to the payer', async () => {
-    const paymentId = (await pay(orange.ok, 3000)).body.data.transaction_id;
+    const paymentId = (await pay(sandbox.orange.succeeds, 3000)).body.data.transaction_id;
     await settled(`/payments/${paymentId}`);
     const refund = await live(h.server, 'POST', '/refunds', { payment_id: paymentId });
     expect(refund.status).toBe(202);
@@ -201,7 +168,7 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
   it('asks Orange for one OAuth token for the whole run', async () => {
     // Two payments of its own, whatever ran before: together they need at most one token.
     for (const amount of [300, 400]) {
-      const id = (await pay(orange.ok, amount)).body.data.transaction_id;
+      const id = (await pay(sandbox.orange.succeeds, amount)).body.data.transaction_id;
       expect(await settled(`/payments/${id}`)).toMatchObject({ status: 'success' });
     }
     expect(h.orangeSim.tokensIssued).toBe(1);

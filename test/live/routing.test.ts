@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
+import { sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { expectLedgerSound, live, liveBalance, mtnEnv, settleUntil, statusOf } from './support.js';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const topup = await live(server, 'POST', '/topups', {
     amount: 10_000,
     currency: 'XAF',
-    payer_msisdn: '237670000000',
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
   });
   await settleUntil(
@@ -37,7 +38,7 @@ describe('routing in live mode', () => {
         .map((p) => p.transaction_id)
         .sort();
     const payoutsBefore = await payoutIds();
-    for (const number of ['237690000000', '237660000000']) {
+    for (const number of [sandbox.orange.succeeds, sandbox.nexttel]) {
       const response = await live(server, 'POST', '/payouts', {
         amount: 500,
         recipient_msisdn: number,
@@ -48,8 +49,8 @@ describe('routing in live mode', () => {
     }
     const bulk = await live(server, 'POST', '/payouts/bulk', {
       items: [
-        { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal' },
-        { amount: 100, recipient_msisdn: '237690000000', payout_type: 'withdrawal' },
+        { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+        { amount: 100, recipient_msisdn: sandbox.orange.succeeds, payout_type: 'withdrawal' },
       ],
     });
     expect(bulk.status).toBe(422);
@@ -67,7 +68,7 @@ describe('routing in live mode', () => {
     const payment = await live(server, 'POST', '/payments', {
       amount: 500,
       currency: 'XAF',
-      customer_msisdn: '237690000000',
+      customer_msisdn: sandbox.orange.succeeds,
       payment_method: 'orange_money',
       service_id: serviceId,
     });
@@ -76,7 +77,7 @@ describe('routing in live mode', () => {
     const topup = await live(server, 'POST', '/topups', {
       amount: 500,
       currency: 'XAF',
-      payer_msisdn: '237690000000',
+      payer_msisdn: sandbox.orange.succeeds,
       payment_method: 'orange_money',
     });
     expect(topup.status).toBe(422);
@@ -87,7 +88,7 @@ describe('routing in live mode', () => {
   it('payment_method on a payout chooses the operator explicitly, whatever the prefix', async () => {
     const response = await live(server, 'POST', '/payouts', {
       amount: 300,
-      recipient_msisdn: '237660000000',
+      recipient_msisdn: sandbox.nexttel,
       payout_type: 'withdrawal',
       payment_method: 'mtn_momo',
     });
@@ -95,7 +96,7 @@ describe('routing in live mode', () => {
     expect(response.body.data.payment_method).toBe('mtn_momo');
     const refused = await live(server, 'POST', '/payouts', {
       amount: 300,
-      recipient_msisdn: '237670000000',
+      recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
       payment_method: 'orange_money',
     });
@@ -116,7 +117,7 @@ describe('routing in live mode', () => {
 
   it('the sandbox keeps serving every number with its magic endings', async () => {
     const response = await server.request('POST', '/payouts', {
-      body: { amount: 1, recipient_msisdn: '237660000001', payout_type: 'withdrawal' },
+      body: { amount: 1, recipient_msisdn: sandbox.nexttelFails, payout_type: 'withdrawal' },
     });
     // The sandbox balance is empty: refused for the balance, not for the network.
     expect(response.body.error.code).toBe('insufficient_balance');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningService } from '../../server/service.js';
+import { sandbox } from '../support/fixtures.js';
 import { startServiceOn } from '../support/server.js';
 import {
   expectLedgerSound,
@@ -12,7 +13,6 @@ import {
   type LiveHarness,
   live,
   liveBalance,
-  mtn,
   mtnEnv,
   operatorRefOf,
   startLive,
@@ -36,7 +36,7 @@ it('two instances settling side by side ask MTN about a pending payout once per 
   const before = await liveBalance(h.server);
   const created = await live(h.server, 'POST', '/payouts', {
     amount: 1200,
-    recipient_msisdn: mtn.stuck,
+    recipient_msisdn: sandbox.mtn.neverSettles,
     payout_type: 'withdrawal',
   });
   expect(created.status).toBe(202);
@@ -52,7 +52,7 @@ it('two instances settling side by side ask MTN about a pending payout once per 
   expect(await statusOf(h.server, `/payouts/${id}`)).toBe('pending');
 
   // MTN says it went through: whichever instance asks first settles it, the other finds it final.
-  h.mtnSim.setOutcome(mtn.stuck, { status: 'SUCCESSFUL' });
+  h.mtnSim.setOutcome(sandbox.mtn.neverSettles, { status: 'SUCCESSFUL' });
   h.server.clock.advance(2_000);
   const settled = await Promise.all([h.server.service.settlement.runOnce(), other.settlement.runOnce()]);
   expect(settled[0] + settled[1]).toBe(1);

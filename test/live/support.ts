@@ -3,28 +3,15 @@
  * 127.0.0.1, and a real server configured with nothing but their MTN_MOMO_* and
  * ORANGE_MONEY_* variables (callbacks pointing back at the server, on 127.0.0.1 too).
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
 import {
   type OrangeMoneySimulator,
   startOrangeMoneySimulator,
 } from '../../scripts/simulators/orange-money-simulator.js';
+import { sandbox } from '../support/fixtures.js';
 import { onFreePort } from '../support/ports.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
-
-/** MTN Cameroon and Orange Cameroun numbers: ending 0 succeeds, 1 fails, 4 never settles, 5 expires. */
-export const mtn = {
-  ok: '237670000000',
-  fails: '237670000001',
-  stuck: '237670000004',
-  expires: '237670000005',
-};
-export const orange = {
-  ok: '237690000000',
-  fails: '237690000001',
-  stuck: '237690000004',
-  expires: '237690000005',
-};
 
 export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
   return {
@@ -168,10 +155,55 @@ export async function fundLive(server: TestServer, amount = 1_000_000): Promise<
   const created = await live(server, 'POST', '/topups', {
     amount,
     currency: 'XAF',
-    payer_msisdn: mtn.ok,
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
   });
   if (created.status !== 202) throw new Error(`fundLive: ${created.status} ${created.text}`);
   const path = `/topups/${created.body.data.transaction_id}`;
   await settleUntil(server, async () => (await statusOf(server, path)) === 'success');
+}
+
+/** A live-mode file's harness, its live balance funded, and a service to pay through. */
+export interface LiveShop extends LiveHarness {
+  serviceId: string;
+  /** A live payment of `amount` XAF from `msisdn` through the shop's service, by `method`. */
+  pay(msisdn: string, amount?: number): ReturnType<typeof live>;
+  /** Settles until the movement at `path` has left initiated and pending; returns it. */
+  // biome-ignore lint/suspicious/noExplicitAny: movements are read field by field, as `live` gives them
+  settled(path: string): Promise<any>;
+}
+
+/**
+ * The set-up the live payment files share, run before the file's tests (`beforeAll`) and
+ * closed after them: the simulators and a server (`startLive`), the live balance funded with
+ * `fundLive`, whatever order the tests run in, and a service.
+ */
+export function liveShop(method: 'mtn_momo' | 'orange_money'): LiveShop {
+  const shop = {
+    serviceId: '',
+    pay: (msisdn: string, amount = 5000) =>
+      live(shop.server, 'POST', '/payments', {
+        amount,
+        currency: 'XAF',
+        customer_msisdn: msisdn,
+        payment_method: method,
+        service_id: shop.serviceId,
+      }),
+    async settled(path: string) {
+      await settleUntil(
+        shop.server,
+        async () => !['initiated', 'pending'].includes(await statusOf(shop.server, path)),
+      );
+      return (await live(shop.server, 'GET', path)).body.data;
+    },
+  } as LiveShop;
+  beforeAll(async () => {
+    Object.assign(shop, await startLive());
+    await fundLive(shop.server);
+    shop.serviceId = (
+      await live(shop.server, 'POST', '/services', { name: 'Live shop' })
+    ).body.data.service_id;
+  });
+  afterAll(() => shop.close());
+  return shop;
 }

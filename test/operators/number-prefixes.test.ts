@@ -11,6 +11,8 @@ describe('the network of a number, by the prefix table', () => {
     },
   );
 
+  // Literal numbers, not the named sandbox numbers of test/support/fixtures.ts: each row is a
+  // numbering-plan case (a range, a length) and its digits are what the row proves.
   it.each([
     ['237660000000', 'Nexttel (66): no adapter'],
     ['237620000000', 'Camtel (62)'],
@@ -22,6 +24,7 @@ describe('the network of a number, by the prefix table', () => {
     expect(networkOf(number)).toBeNull();
   });
 
+  // Literal numbers: they sit in the overlap of the two prefixes, which is the point.
   it('a longer prefix wins over a shorter one', () => {
     const table = [
       { country: 'CM', prefix: '23765', network: 'mtn_momo' as const, nationalLength: 9 },

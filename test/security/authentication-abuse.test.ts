@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startChildServer } from '../support/child-server.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer, useTestServer } from '../support/server.js';
 
 /** A GET from a chosen loopback source address (127.0.0.0/8 all reach the listener). */
 function getFrom(
@@ -32,11 +32,7 @@ function getFrom(
 }
 
 describe('failed authentication is limited per client address', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_MS: '60000' });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_MS: '60000' });
 
   it('after 3 wrong keys, the address gets 429 in the envelope with Retry-After, even with the right key', async () => {
     const guesser = '127.0.0.2';

@@ -5,16 +5,11 @@
  * (404) or is logged; whatever it was answered, the owner of the key sees it.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { raw } from '../support/api.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 describe('the call log misses no call', () => {
   it('variants of real paths are refused and still logged under the caller', async () => {
@@ -32,14 +27,9 @@ describe('the call log misses no call', () => {
     ];
     const requestIds: string[] = [];
     for (const [method, url] of variants) {
-      const response = await fetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${test.key}`,
-          'x-api-user': test.apiUser,
-          'content-type': 'application/json',
-        },
-        body: method === 'POST' ? JSON.stringify({ name: 'Ghost', type: 'website' }) : undefined,
+      const response = await raw(origin, method, url.slice(origin.length), {
+        as: test,
+        body: method === 'POST' ? { name: 'Ghost', type: 'website' } : undefined,
       });
       // None of them reached an operation...
       expect({ url, status: response.status }).toEqual({ url, status: 404 });
@@ -60,10 +50,7 @@ describe('the call log misses no call', () => {
 
   it('a call that runs an operation is logged with the path it was sent to', async () => {
     const { test } = await server.newAccount('Logged account');
-    const head = await fetch(`${server.url}/balance`, {
-      method: 'HEAD',
-      headers: { authorization: `Bearer ${test.key}`, 'x-api-user': test.apiUser },
-    });
+    const head = await server.raw('HEAD', '/balance', { as: test });
     expect(head.status).toBe(200);
     await server.flushLogs();
     const logs = await server.request('GET', '/logs', { as: test, query: { limit: 100 } });

@@ -3,27 +3,14 @@
  * contract's own examples, pasted into curl, must work. A value that is still wrong is refused
  * for what it is, not for its characters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** Sends the query string exactly as written, as curl does. */
-async function get(pathAndQuery: string) {
-  const response = await fetch(`${server.url}${pathAndQuery}`, {
-    headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-  });
-  const type = response.headers.get('content-type') ?? '';
-  return {
-    status: response.status,
-    body: type.includes('json') ? await response.json() : await response.text(),
-  };
+function get(pathAndQuery: string) {
+  return server.raw('GET', pathAndQuery);
 }
 
 describe('reserved characters in query values', () => {

@@ -3,9 +3,9 @@
  * (and so outlive its retirement), minting keys to multiply the rate limit, revoking another
  * account's key, and an owner locking themselves out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetTestKeys } from '../support/admin.js';
-import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
+import { type Credentials, startTestServer, type TestServer, useTestServer } from '../support/server.js';
 
 async function rotate(server: TestServer, as: Credentials, grace = 0) {
   return server.request('POST', '/api-keys/rotate', { as, body: { grace_period_seconds: grace } });
@@ -16,11 +16,7 @@ function credentialsOf(as: Credentials, response: { body: { data: { secret_key: 
 }
 
 describe('a key in its grace period cannot manage keys', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('it still calls the API, but cannot rotate (mint a successor) nor revoke', async () => {
     const { test: old } = await server.newAccount('Leaked key');
@@ -61,11 +57,7 @@ describe('a key in its grace period cannot manage keys', () => {
 });
 
 describe('at most two working keys per account and mode', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('a rotation with a grace period while another key still works is refused; revoking it first lets it through', async () => {
     const { test: first } = await server.newAccount('Two keys');
@@ -108,11 +100,7 @@ describe('at most two working keys per account and mode', () => {
 });
 
 describe('revoking by id', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it("another account's key, or the other mode's, is not found (and stays working)", async () => {
     const victim = await server.newAccount('Victim');

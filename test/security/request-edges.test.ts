@@ -6,8 +6,9 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RawReply } from '../support/api.js';
 import { collectingLogger, errorsSince } from '../support/log-lines.js';
-import { type RawAnswer, rawRequest } from '../support/raw-http.js';
+import { rawBytes } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 describe('every 4xx raised below the routes is in the envelope, with the request id, and not an error log', () => {
@@ -23,14 +24,14 @@ describe('every 4xx raised below the routes is in the envelope, with the request
 
   const auth = () => `Authorization: Bearer ${server.test.key}\r\nX-API-User: ${server.test.apiUser}\r\n`;
 
-  function expectEnvelope(answer: RawAnswer, status: number, code: string) {
-    expect(answer.status, answer.body).toBe(status);
-    expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    const body = JSON.parse(answer.body);
+  function expectEnvelope(answer: RawReply, status: number, code: string) {
+    expect(answer.status, answer.text).toBe(status);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = answer.body;
     expect(body.status).toBe('error');
     expect(body.error.code).toBe(code);
     expect(body.error.request_id).toMatch(/^req_/);
-    expect(answer.headers['x-request-id']).toBe(body.error.request_id);
+    expect(answer.headers.get('x-request-id')).toBe(body.error.request_id);
   }
 
   const cases: Array<{ name: string; status: number; code: string; bytes: () => string | Buffer }> = [
@@ -141,7 +142,7 @@ describe('every 4xx raised below the routes is in the envelope, with the request
   for (const attack of cases) {
     it(`${attack.name}: ${attack.status} ${attack.code}`, async () => {
       const before = lines.length;
-      const answer = await rawRequest(port, attack.bytes());
+      const answer = await rawBytes(port, attack.bytes());
       expectEnvelope(answer, attack.status, attack.code);
       expect(errorsSince(lines, before)).toEqual([]);
     });

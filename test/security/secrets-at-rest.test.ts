@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
   testEngine,
+  useTestServer,
 } from '../support/server.js';
 
 /** The endpoints registered here are on 127.0.0.1 (never called: port 9 is discard). */
@@ -165,11 +166,7 @@ describe('a copy of the database holds no usable secret', () => {
 });
 
 describe('a replay of a secret-bearing request does not reveal the secret again', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(allowLocalReceivers);
-  });
-  afterAll(() => server.close());
+  const server = useTestServer(allowLocalReceivers);
 
   const replayCases: Array<{
     name: string;

@@ -5,16 +5,13 @@
  * is opened.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { csvField } from '../../server/http/csv.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { sandbox } from '../support/fixtures.js';
+import { useTestServer } from '../support/server.js';
 
 describe('names, descriptions and references refuse hidden and disguising characters', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   const bad: Array<[string, string]> = [
     ['NUL', 'Shop\u0000admin'],
@@ -49,8 +46,13 @@ describe('names, descriptions and references refuse hidden and disguising charac
       body: {
         currency: 'XAF',
         items: [
-          { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal', reference: 'ok' },
-          { amount: 100, recipient_msisdn: '237670000000', payout_type: 'withdrawal', reference: 'x\u202Ey' },
+          { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal', reference: 'ok' },
+          {
+            amount: 100,
+            recipient_msisdn: sandbox.mtn.succeeds,
+            payout_type: 'withdrawal',
+            reference: 'x\u202Ey',
+          },
         ],
       },
     });
@@ -120,7 +122,7 @@ describe('CSV cells never run as formulas', () => {
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvField('\t=1')).toBe("'\t=1");
     expect(csvField('\r=1')).toBe(`"'\r=1"`);
-    expect(csvField('Payment from 237670000000')).toBe('Payment from 237670000000');
+    expect(csvField(`Payment from ${sandbox.mtn.succeeds}`)).toBe(`Payment from ${sandbox.mtn.succeeds}`);
     // Numbers stay numbers: a debit is still -2500 to a spreadsheet.
     expect(csvField(-2500)).toBe('-2500');
   });

@@ -3,15 +3,11 @@
  * change of a key — made through the API, or by another process on the same database (the admin
  * CLI), or another instance on PostgreSQL — is honoured at once on the next request.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetTestKeys } from '../support/admin.js';
-import { type Credentials, startTestServer, type TestServer, testEngine } from '../support/server.js';
+import { type Credentials, testEngine, useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const balance = (as: Credentials) => server.request('GET', '/balance', { as });
 

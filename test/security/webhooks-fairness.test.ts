@@ -6,7 +6,8 @@
  * Every receiver is on 127.0.0.1. Assertions are on what arrived and what the outbox holds,
  * waited for as conditions, never on durations.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiClient, ok } from '../support/api.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import {
   type ControlledReceiver,
@@ -15,12 +16,10 @@ import {
   startControlledReceiver,
   tableResolver,
   until,
+  useCleanups,
 } from './webhooks-support.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function server(env: Record<string, string>, resolveHost?: ReturnType<typeof tableResolver>) {
   const started = await startTestServer(
@@ -335,13 +334,8 @@ describe('circuit breaker', () => {
     });
     cleanups.push(() => again.close());
     const read = async () =>
-      (
-        await (
-          await fetch(`${again.apiUrl}/webhook-endpoints/${id}`, {
-            headers: { authorization: `Bearer ${s.test.key}`, 'x-api-user': s.test.apiUser },
-          })
-        ).json()
-      ).data;
+      ok(await apiClient(again.apiUrl, s.test).GET('/webhook-endpoints/{id}', { params: { path: { id } } }))
+        .data;
     expect(await again.webhooks.runOnce()).toBe(0);
     expect(failing.hits).toHaveLength(3);
 
@@ -350,7 +344,7 @@ describe('circuit breaker', () => {
     await again.webhooks.runOnce();
     expect(failing.hits).toHaveLength(4);
     const doubled = await read();
-    expect(Date.parse(doubled.paused_until)).toBe(s.clock.now() + 120_000);
+    expect(Date.parse(doubled.paused_until ?? '')).toBe(s.clock.now() + 120_000);
 
     // The receiver recovers: the next probe succeeds and everything left flows again.
     failing.release(200);

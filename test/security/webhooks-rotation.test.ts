@@ -6,20 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from '../../client/src/errors.js';
 import { verifyWebhook } from '../../client/src/webhooks.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useTestServer } from '../support/server.js';
 import { type ControlledReceiver, queueEvents, startControlledReceiver } from './webhooks-support.js';
 
-let s: TestServer;
+const s = useTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
 let r: ControlledReceiver;
 
 beforeAll(async () => {
-  s = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
   r = await startControlledReceiver();
 });
-afterAll(async () => {
-  await s.close();
-  await r.close();
-});
+afterAll(() => r.close());
 
 async function register() {
   const response = await s.request('POST', '/webhook-endpoints', { body: { url: r.url } });

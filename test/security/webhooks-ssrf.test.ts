@@ -12,7 +12,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, createServer as createTlsServer } from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { noAnswerError } from '../../server/webhooks/deliver.js';
 import { startServiceOn, startTestServer } from '../support/server.js';
@@ -23,12 +23,10 @@ import {
   startControlledReceiver,
   tableResolver,
   until,
+  useCleanups,
 } from './webhooks-support.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 async function server(env: Record<string, string> = {}, resolveHost?: ReturnType<typeof tableResolver>) {
   const started = await startTestServer(env, resolveHost ? { resolveHost } : {});

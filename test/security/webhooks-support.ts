@@ -6,6 +6,7 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { Mode } from '../../server/storage/rows.js';
 import type { ResolveHost } from '../../server/webhooks/url-policy.js';
@@ -179,4 +180,16 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * What a test started and must stop (servers, receivers), stopped after each test, the last
+ * started first: `cleanups.push(() => thing.close())`.
+ */
+export function useCleanups(): Array<() => Promise<void>> {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
 }

@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandbox } from '../support/fixtures.js';
 import {
   type ApiResponse,
   type Credentials,
@@ -15,7 +16,6 @@ import {
 } from '../support/server.js';
 import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 
-const successNumber = '237670000000';
 const errorSchema = spec.components.schemas.ErrorResponse;
 /** Stack frames, file positions and SQL: none of it may reach an integrator. */
 const internals =
@@ -207,7 +207,7 @@ beforeAll(async () => {
   const topup = {
     amount: 100_000,
     currency: 'XAF',
-    payer_msisdn: successNumber,
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
   };
   ids.tu = (
@@ -216,7 +216,7 @@ beforeAll(async () => {
   const payment = {
     amount: 5000,
     currency: 'XAF',
-    customer_msisdn: successNumber,
+    customer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
     service_id: ids.svc,
   };
@@ -234,7 +234,7 @@ beforeAll(async () => {
   const payout = {
     amount: 1000,
     currency: 'XAF',
-    recipient_msisdn: successNumber,
+    recipient_msisdn: sandbox.mtn.succeeds,
     payout_type: 'withdrawal',
   };
   ids.po = (
@@ -264,7 +264,7 @@ const validBodies: Record<string, () => Json> = {
   createPayment: () => ({
     amount: 1500,
     currency: 'XAF',
-    customer_msisdn: successNumber,
+    customer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
     service_id: ids.svc,
     reference: 'bad-input',
@@ -274,7 +274,7 @@ const validBodies: Record<string, () => Json> = {
     amount: 1500,
     currency: 'XAF',
     service_id: ids.svc,
-    customer_msisdn: successNumber,
+    customer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'orange_money',
     reference: 'bad-input',
     expires_in_seconds: 600,
@@ -282,21 +282,26 @@ const validBodies: Record<string, () => Json> = {
   createPayout: () => ({
     amount: 100,
     currency: 'XAF',
-    recipient_msisdn: successNumber,
+    recipient_msisdn: sandbox.mtn.succeeds,
     payout_type: 'withdrawal',
     reference: 'bad-input',
   }),
   createBulkPayout: () => ({
     currency: 'XAF',
     items: [
-      { amount: 100, recipient_msisdn: successNumber, payout_type: 'withdrawal', reference: 'bad-input' },
+      {
+        amount: 100,
+        recipient_msisdn: sandbox.mtn.succeeds,
+        payout_type: 'withdrawal',
+        reference: 'bad-input',
+      },
     ],
   }),
   createRefund: () => ({ payment_id: ids.pay, amount: 100, reference: 'bad-input' }),
   createTopup: () => ({
     amount: 1000,
     currency: 'XAF',
-    payer_msisdn: successNumber,
+    payer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
     reference: 'bad-input',
   }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, fund, successNumber } from '../support/fixtures.js';
+import { balanceOf, fund, sandbox } from '../support/fixtures.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -19,7 +19,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
     const responses = await Promise.all(
       amounts.map((amount) =>
         server.request('POST', '/payouts', {
-          body: { amount, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+          body: { amount, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
         }),
       ),
     );
@@ -45,7 +45,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
     // Spend what is left exactly: the balance ends at zero, never below.
     if (left > 0) {
       const last = await server.request('POST', '/payouts', {
-        body: { amount: left, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+        body: { amount: left, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
       });
       expect(last.status).toBe(202);
     }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminScript } from '../support/admin.js';
+import { apiClient, raw } from '../support/api.js';
 import { compiledServerEntry } from '../support/child-server.js';
 
 const run = promisify(execFile);
@@ -96,7 +97,8 @@ describe('npm start runs the compiled server (scripts/start.mjs, dist/)', () => 
     expect(apiUrl, output).toBeDefined();
     // Files found from the project's folder, not from dist/: the migrations ran, the contract
     // and the docs page are served.
-    const health = await fetch(`${apiUrl}/healthz`);
+    // The health check needs no key: raw, as a load balancer sends it.
+    const health = await raw(apiUrl, 'GET', '/healthz');
     expect(health.status).toBe(200);
     const contract = await fetch(apiUrl.replace(/\/v1$/, '/openapi.yaml'));
     expect(contract.status).toBe(200);
@@ -216,11 +218,9 @@ describe('npm run admin', () => {
     );
     expect(reset.key).toMatch(/^sk_test_/);
     const { output } = await startMain({ ...env, PORT: '0', LOG_LEVEL: 'info' }, /"listening"/);
-    const url = /"url":"([^"]+)"/.exec(output)?.[1];
-    const call = (key: string) =>
-      fetch(`${url}/balance`, {
-        headers: { authorization: `Bearer ${key}`, 'x-api-user': created.api_user },
-      });
+    const url = /"url":"([^"]+)"/.exec(output)?.[1] as string;
+    const call = async (key: string) =>
+      (await apiClient(url, { apiUser: created.api_user, key }).GET('/balance')).response;
     expect((await call(created.test_key)).status).toBe(401);
     expect((await call(reset.key)).status).toBe(200);
     expect((await call(created.live_key)).status).toBe(200);
@@ -266,8 +266,7 @@ describe('npm run admin', () => {
     const newKey = /export PAYMENTS_API_KEY=(sk_test_\S+)/.exec(rotated)?.[1];
     expect(newKey).toBeDefined();
     expect(rotated).not.toMatch(/sk_live_/);
-    const call = (key: string) =>
-      fetch(`${url}/balance`, { headers: { authorization: `Bearer ${key}`, 'x-api-user': apiUser } });
+    const call = async (key: string) => (await apiClient(url, { apiUser, key }).GET('/balance')).response;
     expect((await call(oldKey)).status).toBe(401);
     expect((await call(newKey as string)).status).toBe(200);
   });

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { settlePayout } from '../../server/domain/settlement.js';
-import { createService, fund } from '../support/fixtures.js';
+import { createService, fund, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -29,7 +29,7 @@ async function paidPayment(reference: string) {
     body: {
       amount: 4000,
       currency: 'XAF',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
       service_id: serviceId,
       reference,

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MobileMoneyOperator } from '../../server/operators/operator.js';
-import { createService, successNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createService, sandbox } from '../support/fixtures.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ LOG_RETENTION_DAYS: '30' });
-});
-afterAll(() => server.close());
+const server = useTestServer({ LOG_RETENTION_DAYS: '30' });
 
 describe('when something breaks inside the server', () => {
   it('an unexpected error is a plain 500 in the envelope: no message, stack or SQL of it', async () => {
@@ -38,9 +33,9 @@ describe('when something breaks inside the server', () => {
   it('an operator that fails to take the request after the payment is committed does not fail the call', async () => {
     const serviceId = await createService(server);
     const { operators } = server.service.deps;
-    const sandbox = operators.test;
+    const sandboxOperator = operators.test;
     const unreachable: MobileMoneyOperator = {
-      ...sandbox,
+      ...sandboxOperator,
       requestToPay: async () => {
         throw new Error('connect ETIMEDOUT operator');
       },
@@ -52,7 +47,7 @@ describe('when something breaks inside the server', () => {
         body: {
           amount: 900,
           currency: 'XAF',
-          customer_msisdn: successNumber,
+          customer_msisdn: sandbox.mtn.succeeds,
           payment_method: 'mtn_momo',
           service_id: serviceId,
         },
@@ -60,7 +55,7 @@ describe('when something breaks inside the server', () => {
       expect(response.status).toBe(202);
       paymentId = response.body.data.transaction_id;
     } finally {
-      operators.test = sandbox;
+      operators.test = sandboxOperator;
     }
     // The status check settles what the request could not hand over.
     await server.settle();

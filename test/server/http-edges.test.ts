@@ -4,17 +4,12 @@
  * a non-Bearer Authorization is a missing key, a path without `/v1` is told so, and the API user
  * (a UUID) is compared without regard to case.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { raw } from '../support/api.js';
+import { useTestServer } from '../support/server.js';
 import { type Json, spec } from '../support/spec.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -42,32 +37,19 @@ const paths = Object.entries<Json>(spec.paths).map(([template, item]) => ({
   methods: methods.filter((m) => item[m]).map((m) => m.toUpperCase()),
 }));
 
-/** A raw request: the helper's JSON parsing does not suit HEAD and OPTIONS. */
-async function raw(method: string, path: string, headers: Record<string, string> = {}, base = server.url) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser, ...headers },
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text };
-}
-
 describe('routing is exact', () => {
   it('a trailing slash, another letter case or /V1 is 404 route_not_found, not the operation', async () => {
     const origin = server.url.replace(/\/v1$/, '');
     for (const url of [
-      `${server.url}/payments/`,
-      `${server.url}/PAYMENTS`,
-      `${server.url}/Payments`,
-      `${origin}/V1/payments`,
-      `${server.url}/balance/`,
-      `${server.url}//balance`,
+      '/v1/payments/',
+      '/v1/PAYMENTS',
+      '/v1/Payments',
+      '/V1/payments',
+      '/v1/balance/',
+      '/v1//balance',
     ]) {
-      const response = await fetch(url, {
-        headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-      });
-      const body = await response.json();
-      expect({ url, status: response.status, code: body.error?.code }).toEqual({
+      const response = await raw(origin, 'GET', url, { as: server.test });
+      expect({ url, status: response.status, code: response.body.error?.code }).toEqual({
         url,
         status: 404,
         code: 'route_not_found',
@@ -94,7 +76,7 @@ describe('methods', () => {
   it('every 405 carries Allow naming the methods the path has', async () => {
     for (const { template, path, methods: has } of paths) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].filter((m) => !has.includes(m))) {
-        const response = await raw(method, path);
+        const response = await server.raw(method, path);
         expect({ template, method, status: response.status }).toEqual({ template, method, status: 405 });
         expect(JSON.parse(response.text).error.code).toBe('method_not_allowed');
         const allow = (response.headers.get('allow') ?? '').split(/,\s*/);
@@ -106,7 +88,7 @@ describe('methods', () => {
 
   it('OPTIONS on every path answers 204 with Allow', async () => {
     for (const { template, path, methods: has } of paths) {
-      const response = await raw('OPTIONS', path);
+      const response = await server.raw('OPTIONS', path);
       expect({ template, status: response.status, text: response.text }).toEqual({
         template,
         status: 204,
@@ -125,8 +107,8 @@ describe('methods', () => {
         template === '/reports/balance-transactions'
           ? '?created_gte=2026-11-01T00:00:00Z&created_lt=2026-12-01T00:00:00Z'
           : '';
-      const get = await raw('GET', path + query);
-      const head = await raw('HEAD', path + query);
+      const get = await server.raw('GET', path + query);
+      const head = await server.raw('HEAD', path + query);
       expect({ template, status: head.status }).toEqual({ template, status: get.status });
       expect(head.status).not.toBe(405);
       expect(head.text).toBe('');
@@ -169,12 +151,9 @@ describe('authentication headers', () => {
 describe('a missing /v1 prefix', () => {
   it('is 404 route_not_found with a hint at the /v1 path', async () => {
     const origin = server.url.replace(/\/v1$/, '');
-    const response = await fetch(`${origin}/payments`, {
-      headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-    });
-    const body = await response.json();
+    const response = await raw(origin, 'GET', '/payments', { as: server.test });
     expect(response.status).toBe(404);
-    expect(body.error.code).toBe('route_not_found');
-    expect(body.error.message).toContain('/v1/payments');
+    expect(response.body.error.code).toBe('route_not_found');
+    expect(response.body.error.message).toContain('/v1/payments');
   });
 });

@@ -1,22 +1,20 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../support/database.js';
-import { balanceOf, createService, fund, successNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { balanceOf, createService, fund, sandbox } from '../support/fixtures.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let serviceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
   serviceId = await createService(server);
 });
-afterAll(() => server.close());
 
 const payment = (amount = 1000) => ({
   amount,
   currency: 'XAF',
-  customer_msisdn: successNumber,
+  customer_msisdn: sandbox.mtn.succeeds,
   payment_method: 'orange_money',
   service_id: serviceId,
 });
@@ -127,7 +125,7 @@ describe('Idempotency-Key on POST', () => {
   it('an error is not stored: after the cause is fixed, the same key runs the request', async () => {
     const fresh = await server.newAccount('Retry after funding');
     const headers = { 'idempotency-key': 'payout-after-topup' };
-    const body = { amount: 500, recipient_msisdn: successNumber, payout_type: 'withdrawal' };
+    const body = { amount: 500, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' };
     const refused = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
     expect(refused.status).toBe(403);
     await fund(server, 500, fresh.test);
@@ -162,7 +160,7 @@ describe('concurrent duplicates', () => {
     const fresh = await server.newAccount('Concurrent duplicates');
     await fund(server, 10_000, fresh.test);
     const headers = { 'idempotency-key': 'parallel-key' };
-    const body = { amount: 1000, recipient_msisdn: successNumber, payout_type: 'withdrawal' };
+    const body = { amount: 1000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' };
     const responses = await Promise.all(
       Array.from({ length: 30 }, () => server.request('POST', '/payouts', { as: fresh.test, body, headers })),
     );

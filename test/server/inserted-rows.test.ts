@@ -3,17 +3,14 @@
  * RETURNING, SQLite builds it from what it was given (server/storage/repositories/insert-row.ts).
  * Each repository's answer is compared with the row read back on a connection of the test's own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { Tx } from '../../server/storage/store.js';
 import { queryRows } from '../support/database.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { sandbox } from '../support/fixtures.js';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 const now = 1_764_000_000_123;
 const inserted = <T>(work: (tx: Tx) => Promise<T>) => server.service.deps.store.transact(work);
@@ -48,7 +45,7 @@ const insertPayment = async () => {
       status: 'initiated',
       flow: 'direct',
       payment_method: 'mtn_momo',
-      customer_msisdn: '237670000000',
+      customer_msisdn: sandbox.mtn.succeeds,
       service_id: serviceId,
       reference: 'rows',
       failure_code: null,
@@ -86,7 +83,7 @@ const insertPayout = () =>
       id: newId('po'),
       status: 'pending',
       payout_type: 'withdrawal',
-      recipient_msisdn: '237670000001',
+      recipient_msisdn: sandbox.mtn.fails,
       recipient_wallet_id: null,
       payment_id: null,
       bulk_id: null,
@@ -98,7 +95,7 @@ const insertTopup = () =>
       ...moneyColumns(),
       id: newId('tu'),
       status: 'initiated',
-      payer_msisdn: '237670000002',
+      payer_msisdn: sandbox.mtn.alsoSucceeds,
     }),
   );
 

@@ -7,10 +7,10 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleTopup } from '../../server/domain/settlement.js';
+import { sandbox } from '../support/fixtures.js';
 import { type ApiResponse, type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 
-const successNumber = '237670000000';
 const errorSchema = spec.components.schemas.ErrorResponse;
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -126,7 +126,7 @@ beforeAll(async () => {
     const topup = {
       amount: 50_000,
       currency: 'XAF',
-      payer_msisdn: successNumber,
+      payer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
     };
     p.ids.tu = (
@@ -135,7 +135,7 @@ beforeAll(async () => {
     const payment = {
       amount: 5000,
       currency: 'XAF',
-      customer_msisdn: successNumber,
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
       service_id: p.ids.svc,
     };
@@ -161,7 +161,7 @@ beforeAll(async () => {
     const payout = {
       amount: 1000,
       currency: 'XAF',
-      recipient_msisdn: successNumber,
+      recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
     };
     p.ids.po = (
@@ -455,7 +455,7 @@ for (const op of paymentCreations) {
           const body = {
             amount: 1500,
             currency: 'XAF',
-            customer_msisdn: successNumber,
+            customer_msisdn: sandbox.mtn.succeeds,
             payment_method: 'mtn_momo',
             service_id: idOf(party(owner), 'svc'),
           };

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 describe('authentication', () => {
   it('the key decides the mode: the same account sees its test and live data apart', async () => {
@@ -26,13 +21,9 @@ describe('authentication', () => {
   });
 
   it('test=true is found however the query spells it', async () => {
-    const live = { authorization: `Bearer ${server.live.key}`, 'x-api-user': server.live.apiUser };
     const answer = async (target: string) => {
-      const response = await fetch(`${server.url}${target}`, { headers: live });
-      return {
-        status: response.status,
-        code: ((await response.json()) as { error?: { code: string } }).error?.code,
-      };
+      const response = await server.raw('GET', target, { as: server.live });
+      return { status: response.status, code: response.body.error?.code };
     };
     const refused = { status: 400, code: 'live_key_in_test_mode' };
     expect(await answer('/balance?t%65st=tru%65')).toEqual(refused);

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createService, successNumber } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createService, sandbox } from '../support/fixtures.js';
+import { startTestServer, type TestServer, useTestServer } from '../support/server.js';
 
 describe('GET /logs', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('records every call, rejected ones included, without keys, secrets or bodies', async () => {
     const serviceId = await createService(server);
@@ -15,13 +11,13 @@ describe('GET /logs', () => {
       body: {
         amount: 1,
         currency: 'XAF',
-        customer_msisdn: successNumber,
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: serviceId,
       },
     });
     const refused = await server.request('POST', '/payouts', {
-      body: { amount: 999, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+      body: { amount: 999, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     await server.flushLogs();
     const logs = await server.request('GET', '/logs', { query: { limit: 100 } });
@@ -40,7 +36,7 @@ describe('GET /logs', () => {
       error_code: 'insufficient_balance',
     });
     expect(logs.text).not.toContain(server.test.key);
-    expect(logs.text).not.toContain(successNumber);
+    expect(logs.text).not.toContain(sandbox.mtn.succeeds);
   });
 
   it('filters by method, path, status, status class, error code, request id and time, and pages', async () => {
@@ -105,11 +101,7 @@ describe('GET /logs', () => {
 });
 
 describe('rate limits', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_PER_WINDOW: '5', RATE_LIMIT_WINDOW_MS: '60000' });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ RATE_LIMIT_PER_WINDOW: '5', RATE_LIMIT_WINDOW_MS: '60000' });
 
   it('a burst past the limit gets 429 rate_limited with Retry-After and RateLimit headers; other keys are not affected', async () => {
     const responses = await Promise.all(Array.from({ length: 8 }, () => server.request('GET', '/balance')));
@@ -154,11 +146,7 @@ describe('operations endpoints', () => {
 });
 
 describe('the contract and its docs', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('GET /openapi.yaml serves the very contract the server validates against', async () => {
     const { readFile } = await import('node:fs/promises');

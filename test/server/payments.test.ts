@@ -1,12 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  balanceOf,
-  collect,
-  createService,
-  failureNumber,
-  neverSettlesNumber,
-  successNumber,
-} from '../support/fixtures.js';
+import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -23,7 +16,7 @@ afterEach(() => server.close());
 const body = (overrides: Record<string, unknown> = {}) => ({
   amount: 2500,
   currency: 'XAF',
-  customer_msisdn: successNumber,
+  customer_msisdn: sandbox.mtn.succeeds,
   payment_method: 'mtn_momo',
   service_id: serviceId,
   ...overrides,
@@ -73,7 +66,7 @@ describe('POST /payments', () => {
 
   it('with a number ending in 1 > ends failed with payer_declined and credits nothing', async () => {
     const before = await balanceOf(server);
-    const id = await collect(server, serviceId, 700, failureNumber);
+    const id = await collect(server, serviceId, 700, sandbox.mtn.fails);
     await server.settle();
     const payment = await server.request('GET', `/payments/${id}`);
     expect(payment.body.data).toMatchObject({ status: 'failed', failure_code: 'payer_declined' });
@@ -83,7 +76,7 @@ describe('POST /payments', () => {
   });
 
   it('with a number ending in 4 > stays initiated, then ends expired at expires_at', async () => {
-    const id = await collect(server, serviceId, 900, neverSettlesNumber);
+    const id = await collect(server, serviceId, 900, sandbox.mtn.neverSettles);
     await server.settle(5_000);
     expect((await server.request('GET', `/payments/${id}`)).body.data.status).toBe('initiated');
     await server.settle(300_000);
@@ -204,8 +197,9 @@ describe('GET /payments', () => {
     const fresh = await server.newAccount('Lister');
     const service = await createService(server, fresh.test);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await collect(server, service, 100 + i, successNumber, fresh.test));
-    await collect(server, service, 50, failureNumber, fresh.test);
+    for (let i = 0; i < 5; i++)
+      ids.push(await collect(server, service, 100 + i, sandbox.mtn.succeeds, fresh.test));
+    await collect(server, service, 50, sandbox.mtn.fails, fresh.test);
     await server.settle();
 
     const seen: string[] = [];

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settlePayout } from '../../server/domain/settlement.js';
-import {
-  balanceOf,
-  collect,
-  createService,
-  failureNumber,
-  fund,
-  neverSettlesNumber,
-  successNumber,
-} from '../support/fixtures.js';
-import { reconcile, startTestServer, type TestServer } from '../support/server.js';
+import { balanceOf, collect, createService, fund, sandbox } from '../support/fixtures.js';
+import { reconcile, useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 async function ledger(as = server.test) {
   const response = await server.request('GET', '/balance/transactions', { as, query: { limit: 100 } });
@@ -35,7 +22,7 @@ describe('POST /payouts', () => {
     const before = await ledger(fresh.test);
     const response = await server.request('POST', '/payouts', {
       as: fresh.test,
-      body: { amount: 1001, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+      body: { amount: 1001, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('insufficient_balance');
@@ -49,7 +36,12 @@ describe('POST /payouts', () => {
     await fund(server, 10_000);
     const before = await balanceOf(server);
     const response = await server.request('POST', '/payouts', {
-      body: { amount: 4000, recipient_msisdn: successNumber, payout_type: 'withdrawal', reference: 'p-1' },
+      body: {
+        amount: 4000,
+        recipient_msisdn: sandbox.mtn.succeeds,
+        payout_type: 'withdrawal',
+        reference: 'p-1',
+      },
     });
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({
@@ -68,7 +60,7 @@ describe('POST /payouts', () => {
     await fund(server, 5000);
     const before = await balanceOf(server);
     const response = await server.request('POST', '/payouts', {
-      body: { amount: 2500, recipient_msisdn: failureNumber, payout_type: 'transfer' },
+      body: { amount: 2500, recipient_msisdn: sandbox.mtn.fails, payout_type: 'transfer' },
     });
     const id = response.body.data.transaction_id;
     expect(await balanceOf(server)).toBe(before - 2500);
@@ -89,7 +81,7 @@ describe('POST /payouts', () => {
     await fund(server, 3000);
     const before = await balanceOf(server);
     const response = await server.request('POST', '/payouts', {
-      body: { amount: 3000, recipient_msisdn: neverSettlesNumber, payout_type: 'withdrawal' },
+      body: { amount: 3000, recipient_msisdn: sandbox.mtn.neverSettles, payout_type: 'withdrawal' },
     });
     await server.settle(10_000);
     expect(
@@ -101,19 +93,19 @@ describe('POST /payouts', () => {
     expect(await balanceOf(server)).toBe(before);
   });
 
-  it('the specification, rule 5 > neither or both recipients is 400 invalid_recipient', async () => {
+  it('the specification, rule 5 > neither or both recipients is 400 invalid_recipient, naming recipient_msisdn as the contract does', async () => {
     for (const body of [
       { amount: 100, payout_type: 'transfer' },
       {
         amount: 100,
         payout_type: 'transfer',
-        recipient_msisdn: successNumber,
+        recipient_msisdn: sandbox.mtn.succeeds,
         recipient_wallet_id: 'wal_000000000000000000000000',
       },
     ]) {
       const response = await server.request('POST', '/payouts', { body });
       expect(response.status).toBe(400);
-      expect(response.body.error.code).toBe('invalid_recipient');
+      expect(response.body.error).toMatchObject({ code: 'invalid_recipient', param: 'recipient_msisdn' });
     }
   });
 
@@ -166,7 +158,7 @@ describe('POST /payouts', () => {
   it('the currency defaults to the account default currency (XAF)', async () => {
     await fund(server, 100);
     const response = await server.request('POST', '/payouts', {
-      body: { amount: 100, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+      body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     expect(response.body.data.currency).toBe('XAF');
   });
@@ -181,8 +173,8 @@ describe('POST /payouts/bulk', () => {
       body: {
         currency: 'XAF',
         items: [
-          { amount: 1000, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
-          { amount: 2000, recipient_msisdn: failureNumber, payout_type: 'transfer', reference: 'r2' },
+          { amount: 1000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+          { amount: 2000, recipient_msisdn: sandbox.mtn.fails, payout_type: 'transfer', reference: 'r2' },
         ],
       },
     });
@@ -205,8 +197,8 @@ describe('POST /payouts/bulk', () => {
       as: fresh.test,
       body: {
         items: [
-          { amount: 2000, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
-          { amount: 1000, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+          { amount: 2000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+          { amount: 1000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
         ],
       },
     });
@@ -222,7 +214,7 @@ describe('POST /payouts/bulk', () => {
       as: fresh.test,
       body: {
         items: [
-          { amount: 1000, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+          { amount: 1000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
           { amount: 1000, recipient_wallet_id: 'wal_000000000000000000000000', payout_type: 'transfer' },
         ],
       },
@@ -238,7 +230,7 @@ describe('POST /payouts/bulk', () => {
   it('more than 100 items is 400 too_many_items', async () => {
     const items = Array.from({ length: 101 }, () => ({
       amount: 1,
-      recipient_msisdn: successNumber,
+      recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
     }));
     const response = await server.request('POST', '/payouts/bulk', { body: { items } });
@@ -261,7 +253,7 @@ describe('POST /refunds', () => {
     expect(first.body.data).toMatchObject({
       payout_type: 'refund',
       payment_id: paymentId,
-      recipient_msisdn: successNumber,
+      recipient_msisdn: sandbox.mtn.succeeds,
       amount: 2000,
       status: 'pending',
     });
@@ -278,7 +270,7 @@ describe('POST /refunds', () => {
   it('a failed refund gives back its amount to the balance and to the payment', async () => {
     // The sandbox cannot make a refund fail (it goes to a payer whose payment succeeded), so the
     // operator's refusal is applied directly through the settlement domain function.
-    const paymentId = await collect(server, serviceId, 4000, successNumber);
+    const paymentId = await collect(server, serviceId, 4000, sandbox.mtn.succeeds);
     await server.settle();
     const before = await balanceOf(server);
     const refund = await server.request('POST', '/refunds', {
@@ -300,7 +292,7 @@ describe('POST /refunds', () => {
   });
 
   it('a payment that did not succeed is 409 payment_not_refundable', async () => {
-    const paymentId = await collect(server, serviceId, 4000, failureNumber);
+    const paymentId = await collect(server, serviceId, 4000, sandbox.mtn.fails);
     await server.settle();
     const response = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(response.status).toBe(409);
@@ -319,7 +311,7 @@ describe('POST /refunds', () => {
 describe('the ledger', () => {
   it('every balance equals the sum of its ledger after payouts that succeed, fail and time out', async () => {
     await fund(server, 9000);
-    for (const recipient of [successNumber, failureNumber, neverSettlesNumber]) {
+    for (const recipient of [sandbox.mtn.succeeds, sandbox.mtn.fails, sandbox.mtn.neverSettles]) {
       const sent = await server.request('POST', '/payouts', {
         body: { amount: 1000, recipient_msisdn: recipient, payout_type: 'withdrawal' },
       });

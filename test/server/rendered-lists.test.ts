@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../server/service.js';
-import { createService, fund, successNumber } from '../support/fixtures.js';
+import { raw } from '../support/api.js';
+import { createService, fund, sandbox } from '../support/fixtures.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -23,7 +24,7 @@ beforeAll(async () => {
     body: {
       amount: 1500,
       currency: 'XAF',
-      customer_msisdn: successNumber,
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
       service_id: serviceId,
       return_url: 'https://shop.example/back',
@@ -33,7 +34,7 @@ beforeAll(async () => {
     body: { amount: 900, currency: 'XAF', service_id: serviceId, reference: 'order "7" \u00e9\u2028' },
   });
   await server.request('POST', '/payouts', {
-    body: { amount: 700, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+    body: { amount: 700, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
   });
   await server.flushLogs();
   // Its links (a payment's checkout_url) name the test server, as every instance of one
@@ -51,17 +52,7 @@ afterAll(async () => {
 /** A list as production answers it (`validated` off: the text as rendered) or through `res.json`. */
 async function answer(path: string, query: Record<string, string>, validated: boolean, method = 'GET') {
   const apiUrl = validated ? server.service.apiUrl : production.apiUrl;
-  const response = await fetch(`${apiUrl}${path}?${new URLSearchParams(query)}`, {
-    method,
-    headers: { authorization: `Bearer ${server.test.key}`, 'x-api-user': server.test.apiUser },
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    body: text ? JSON.parse(text) : undefined,
-  };
+  return raw(apiUrl, method, path, { as: server.test, query });
 }
 
 describe('a list page sent as rendered JSON text', () => {

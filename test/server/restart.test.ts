@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { balanceOf, collect, createService, fund, successNumber } from '../support/fixtures.js';
+import { balanceOf, collect, createService, fund, sandbox } from '../support/fixtures.js';
 import { startServiceOn, startTestServer } from '../support/server.js';
 
 describe('settlement after a restart', () => {
@@ -9,7 +9,7 @@ describe('settlement after a restart', () => {
     await fund(server, 5000);
     const paymentId = await collect(server, serviceId, 2000);
     const payout = await server.request('POST', '/payouts', {
-      body: { amount: 1500, recipient_msisdn: successNumber, payout_type: 'withdrawal' },
+      body: { amount: 1500, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     expect(await balanceOf(server)).toBe(3500);
     await server.service.close();

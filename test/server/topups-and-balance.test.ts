@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { balanceOf, failureNumber, neverSettlesNumber, successNumber } from '../support/fixtures.js';
+import { balanceOf, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -13,11 +13,11 @@ afterEach(() => server.close());
 /** Tops up and settles: 50 000 XAF, then 700 GHS, as most tests here start from. */
 async function twoTopups() {
   await topup(50_000);
-  await topup(700, successNumber, 'GHS');
+  await topup(700, sandbox.mtn.succeeds, 'GHS');
   await server.settle();
 }
 
-const topup = (amount: number, payer = successNumber, currency = 'XAF') =>
+const topup = (amount: number, payer = sandbox.mtn.succeeds, currency = 'XAF') =>
   server.request('POST', '/topups', {
     body: { amount, currency, payer_msisdn: payer, payment_method: 'orange_money' },
   });
@@ -26,7 +26,7 @@ describe('POST /topups', () => {
   it('answers 202 initiated, then credits the Main Balance when the operator succeeds', async () => {
     const response = await topup(50_000);
     expect(response.status).toBe(202);
-    expect(response.body.data).toMatchObject({ status: 'initiated', payer_msisdn: successNumber });
+    expect(response.body.data).toMatchObject({ status: 'initiated', payer_msisdn: sandbox.mtn.succeeds });
     expect(await balanceOf(server)).toBe(0);
     await server.settle();
     const read = await server.request('GET', `/topups/${response.body.data.transaction_id}`);
@@ -41,8 +41,8 @@ describe('POST /topups', () => {
   it('fails with a number ending in 1, expires with one ending in 4, and credits nothing', async () => {
     await topup(50_000);
     await server.settle();
-    const failed = await topup(1000, failureNumber);
-    const stuck = await topup(1000, neverSettlesNumber);
+    const failed = await topup(1000, sandbox.mtn.fails);
+    const stuck = await topup(1000, sandbox.mtn.neverSettles);
     await server.settle(400_000);
     expect(
       (await server.request('GET', `/topups/${failed.body.data.transaction_id}`)).body.data,
@@ -83,7 +83,7 @@ describe('GET /balance/transactions', () => {
   it('lists ledger entries newest first with the balance after each, filterable by type and currency', async () => {
     await topup(50_000);
     await server.settle();
-    await topup(700, successNumber, 'GHS');
+    await topup(700, sandbox.mtn.succeeds, 'GHS');
     await server.settle();
     const all = await server.request('GET', '/balance/transactions');
     expect(all.body.data.items.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([
@@ -100,7 +100,7 @@ describe('GET /reports/balance-transactions', () => {
   it('streams the period as CSV, oldest first, with a header line', async () => {
     await topup(50_000);
     await server.settle();
-    await topup(700, successNumber, 'GHS');
+    await topup(700, sandbox.mtn.succeeds, 'GHS');
     await server.settle();
     const response = await server.request('GET', '/reports/balance-transactions', {
       query: { created_gte: '2020-01-01T00:00:00Z', created_lt: '2030-01-01T00:00:00Z' },

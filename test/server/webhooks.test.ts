@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collect, createService, failureNumber } from '../support/fixtures.js';
+import { collect, createService, sandbox } from '../support/fixtures.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
@@ -101,7 +101,7 @@ describe('delivery', () => {
     const endpoint = await register();
     receiver.answer(500, 503);
     const before = receiver.received.length;
-    const paymentId = await collect(server, serviceId, 1100, failureNumber);
+    const paymentId = await collect(server, serviceId, 1100, sandbox.mtn.fails);
     await server.settle();
     await server.deliverWebhooks();
     const events = await server.request('GET', '/events', { query: { transaction_id: paymentId } });
@@ -129,7 +129,7 @@ describe('delivery', () => {
     const disabled = await register();
     await server.request('PUT', `/webhook-endpoints/${disabled.id}`, { body: { status: 'disabled' } });
     const ok = await collect(server, serviceId, 1200);
-    const ko = await collect(server, serviceId, 1300, failureNumber);
+    const ko = await collect(server, serviceId, 1300, sandbox.mtn.fails);
     await server.settle();
     const eventOf = async (id: string) =>
       (await server.request('GET', '/events', { query: { transaction_id: id } })).body.data.items[0].id;

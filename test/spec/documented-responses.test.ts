@@ -6,8 +6,8 @@
  * Component names are unique across sections, so other generators need not rename any.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, createService } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { collect, createService, sandbox } from '../support/fixtures.js';
+import { useTestServer } from '../support/server.js';
 import { type Json, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
@@ -77,7 +77,7 @@ describe('the contract, read as a tool reads it', () => {
         { required: ['recipient_wallet_id'] },
       ]);
       const base = { amount: 100, payout_type: 'transfer' };
-      expect(schemaErrors(schema, { ...base, recipient_msisdn: '237670000000' })).toEqual([]);
+      expect(schemaErrors(schema, { ...base, recipient_msisdn: sandbox.mtn.succeeds })).toEqual([]);
       expect(schemaErrors(schema, { ...base, recipient_wallet_id: 'wal_000000000000000000000000' })).toEqual(
         [],
       );
@@ -85,7 +85,7 @@ describe('the contract, read as a tool reads it', () => {
       expect(
         schemaErrors(schema, {
           ...base,
-          recipient_msisdn: '237670000000',
+          recipient_msisdn: sandbox.mtn.succeeds,
           recipient_wallet_id: 'wal_000000000000000000000000',
         }),
       ).not.toEqual([]);
@@ -124,16 +124,12 @@ describe('the contract, read as a tool reads it', () => {
 });
 
 describe('the server sends only what the contract declares', () => {
-  let server: TestServer;
+  const server = useTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
   let receiver: Receiver;
   beforeAll(async () => {
-    server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     receiver = await startReceiver();
   });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  afterAll(() => receiver?.close());
 
   function expectDeclared(operationId: string, status: number, headers: Headers) {
     const op = operations().find((o) => o.operationId === operationId) as Json;

@@ -15,6 +15,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminJson } from './admin.js';
+import { type RawReply, raw } from './api.js';
 import { exitedWithOutput } from './process-exit.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -336,13 +337,8 @@ export async function createAccountWithCli(
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
-export interface CallResult<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+// biome-ignore lint/suspicious/noExplicitAny: see RawReply
+export type CallResult<T = any> = RawReply<T>;
 
 export interface CallOptions {
   body?: unknown;
@@ -352,41 +348,24 @@ export interface CallOptions {
 }
 
 /**
- * One API call with the account's test key. Network failures (the server was killed) reject;
- * every HTTP answer resolves, whatever its status.
+ * One API call with the account's test key, through the test client's `raw` (./api.js).
+ * Network failures (the server was killed) reject; every HTTP answer resolves, whatever its
+ * status.
  */
-// biome-ignore lint/suspicious/noExplicitAny: see CallResult
-export async function callApi<T = any>(
+// biome-ignore lint/suspicious/noExplicitAny: see RawReply
+export function callApi<T = any>(
   baseUrl: string,
   account: Pick<CliAccount, 'apiUser' | 'testKey'>,
   method: string,
   path: string,
   options: CallOptions = {},
-): Promise<CallResult<T>> {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${account.testKey}`,
-    'x-api-user': account.apiUser,
-  };
-  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body,
-    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+): Promise<RawReply<T>> {
+  return raw<T>(baseUrl, method, path, {
+    as: { apiUser: account.apiUser, key: account.testKey },
+    body: options.body,
+    ...(options.idempotencyKey === undefined
+      ? {}
+      : { headers: { 'idempotency-key': options.idempotencyKey } }),
+    timeoutMs: options.timeoutMs ?? 15_000,
   });
-  const text = await response.text();
-  let parsed: unknown = text;
-  if ((response.headers.get('content-type') ?? '').includes('json')) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // Left as text: the assertion on it will show it.
-    }
-  }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

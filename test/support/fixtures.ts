@@ -1,14 +1,54 @@
-/** Objects most tests need, created through the API as an integrator would. */
-import type { Credentials, TestServer } from './server.js';
+/**
+ * The sandbox's phone numbers, named for what each one does, and the objects most tests need,
+ * created through the API (the SDK) as an integrator would.
+ */
+import type { Currency } from '../../client/src/index.js';
+import { type Credentials, ok } from './api.js';
+import type { TestServer } from './server.js';
 
-export const successNumber = '237670000000';
-export const failureNumber = '237670000001';
-export const neverSettlesNumber = '237670000004';
+/**
+ * Phone numbers whose network is chosen by their prefix (server/operators/number-prefixes.ts:
+ * 67x and 650-654 MTN, 69x and 655-659 Orange) and whose outcome by their last digit, the same
+ * in the sandbox operator (server/operators/sandbox-operator.ts) and in the MTN and Orange
+ * simulators of live mode (scripts/simulators/): 1 fails, 4 never settles (the movement expires
+ * or times out), any other digit succeeds; the simulators alone also answer 5 as expired.
+ */
+function numbersOf(prefix: string): SandboxNumbers {
+  return {
+    succeeds: `${prefix}0`,
+    alsoSucceeds: `${prefix}2`,
+    fails: `${prefix}1`,
+    neverSettles: `${prefix}4`,
+    expiresAtOperator: `${prefix}5`,
+  };
+}
+
+interface SandboxNumbers {
+  succeeds: string;
+  /** Also succeeds: a second customer or recipient, for tests that tell two apart. */
+  alsoSucceeds: string;
+  fails: string;
+  neverSettles: string;
+  /** The simulators' operator answers expired (the sandbox operator: succeeds). */
+  expiresAtOperator: string;
+}
+
+export const sandbox = {
+  /** MTN Cameroon's 67x range. */
+  mtn: numbersOf('23767000000'),
+  /** Orange Cameroun's 69x range. */
+  orange: numbersOf('23769000000'),
+  /** Numbers of the other ranges, routed by prefix like the main ones. */
+  mtn650: '237650000000',
+  orange655: '237655000000',
+  /** Nexttel (66): a Cameroonian network no Mobile Money adapter serves. */
+  nexttel: '237660000000',
+  /** Nexttel, ending in 1: the sandbox fails it whatever its network. */
+  nexttelFails: '237660000001',
+} as const;
 
 export async function createService(server: TestServer, as: Credentials = server.test, name = 'Shop') {
-  const response = await server.request('POST', '/services', { body: { name }, as });
-  if (response.status !== 201) throw new Error(`createService: ${response.status} ${response.text}`);
-  return response.body.data.service_id as string;
+  return ok(await server.apiAs(as).POST('/services', { body: { name } })).data.service_id;
 }
 
 /** Tops up the Main Balance and settles it, so payouts can be tested. */
@@ -16,42 +56,40 @@ export async function fund(
   server: TestServer,
   amount: number,
   as: Credentials = server.test,
-  currency = 'XAF',
+  currency: Currency = 'XAF',
 ) {
-  const response = await server.request('POST', '/topups', {
-    as,
-    body: { amount, currency, payer_msisdn: successNumber, payment_method: 'mtn_momo' },
-  });
-  if (response.status !== 202) throw new Error(`fund: ${response.status} ${response.text}`);
+  const topup = ok(
+    await server.apiAs(as).POST('/topups', {
+      body: { amount, currency, payer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' },
+    }),
+  ).data;
   await server.settle();
-  return response.body.data.transaction_id as string;
+  return topup.transaction_id;
 }
 
 export async function balanceOf(server: TestServer, as: Credentials = server.test, currency = 'XAF') {
-  const response = await server.request('GET', '/balance', { as });
-  const entry = (response.body.data.balances as Array<{ currency: string; available: number }>).find(
-    (b) => b.currency === currency,
-  );
-  return entry?.available ?? 0;
+  const { balances } = ok(await server.apiAs(as).GET('/balance')).data;
+  return balances.find((b) => b.currency === currency)?.available ?? 0;
 }
 
+/** Starts a payment of `amount` XAF from `msisdn`, paid with MTN MoMo; returns its id. */
 export async function collect(
   server: TestServer,
   serviceId: string,
   amount: number,
-  msisdn = successNumber,
+  msisdn: string = sandbox.mtn.succeeds,
   as: Credentials = server.test,
 ) {
-  const response = await server.request('POST', '/payments', {
-    as,
-    body: {
-      amount,
-      currency: 'XAF',
-      customer_msisdn: msisdn,
-      payment_method: 'mtn_momo',
-      service_id: serviceId,
-    },
-  });
-  if (response.status !== 202) throw new Error(`collect: ${response.status} ${response.text}`);
-  return response.body.data.transaction_id as string;
+  const payment = ok(
+    await server.apiAs(as).POST('/payments', {
+      body: {
+        amount,
+        currency: 'XAF',
+        customer_msisdn: msisdn,
+        payment_method: 'mtn_momo',
+        service_id: serviceId,
+      },
+    }),
+  ).data;
+  return payment.transaction_id;
 }

@@ -1,21 +1,18 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import { type RawReply, replyOf } from './api.js';
 
 /**
- * Sends bytes exactly as given, in the pieces given (with `pauseMs` between them, so the server
- * reads each on its own), and reads the answer until the server closes or it is complete.
+ * `raw` (./api.js) below fetch: for the requests fetch refuses to send (a malformed request
+ * line, two Content-Lengths, a body cut short). Sends bytes exactly as given, in the pieces
+ * given (with `pauseMs` between them, so the server reads each on its own), and reads the
+ * answer until the server closes or it is complete; the reply is `raw`'s.
  */
-export function rawRequest(
+export function rawBytes(
   port: number,
   bytes: string | Buffer | Array<string | Buffer>,
   options: { pauseMs?: number } = {},
-): Promise<RawAnswer> {
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -28,17 +25,17 @@ export function rawRequest(
       const split = text.indexOf('\r\n\r\n');
       if (split < 0) return final ? reject(new Error(`no header block in ${text}`)) : undefined;
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
+      const headers = new Headers();
       for (const line of lines) {
         const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+        headers.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       }
       const body = text.slice(split + 4);
-      const length = Number(headers['content-length'] ?? Number.NaN);
+      const length = Number(headers.get('content-length') ?? Number.NaN);
       if (!final && !(Number.isFinite(length) && Buffer.byteLength(body) >= length)) return undefined;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body });
+      resolve(replyOf(Number(statusLine?.split(' ')[1]), headers, body));
     };
     socket.on('data', (chunk) => {
       chunks.push(chunk);

@@ -8,7 +8,7 @@ import { settleBacklog } from '../../server/domain/settlement.js';
 import { createLogger } from '../../server/observability/logger.js';
 import type { Unit } from '../../server/storage/unit.js';
 import { type PassResult, startPollingWorker } from '../../server/workers/polling-worker.js';
-import { balanceOf, neverSettlesNumber, successNumber } from '../support/fixtures.js';
+import { balanceOf, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 afterEach(() => {
@@ -116,7 +116,7 @@ describe('a settlement pass', () => {
   it('says more is due when it took a full batch, and settles each item once over the passes', async () => {
     const server = await startTestServer();
     try {
-      await fiveTopups(server, successNumber);
+      await fiveTopups(server, sandbox.mtn.succeeds);
       server.clock.advance(1000);
       const deps = server.service.deps;
       expect(await settleBacklog(deps, { batchSize: 2, passes: 1 })).toEqual({ settled: 2, more: true });
@@ -139,23 +139,23 @@ describe('a backlog', () => {
   async function expiredBacklog() {
     const server = await startTestServer();
     const { operators } = server.service.deps;
-    const sandbox = operators.test;
+    const sandboxOperator = operators.test;
     const checks = new Map<string, number>();
     operators.test = {
-      ...sandbox,
+      ...sandboxOperator,
       status: (kind, request) => {
         checks.set(request.operatorRef, (checks.get(request.operatorRef) ?? 0) + 1);
-        return sandbox.status(kind, request);
+        return sandboxOperator.status(kind, request);
       },
     };
-    const ids = await fiveTopups(server, neverSettlesNumber);
+    const ids = await fiveTopups(server, sandbox.mtn.neverSettles);
     server.clock.advance(400_000);
     return {
       server,
       ids,
       checks,
       async close() {
-        operators.test = sandbox;
+        operators.test = sandboxOperator;
         await server.close();
       },
     };

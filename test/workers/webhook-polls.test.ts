@@ -14,7 +14,7 @@ import { createMetrics } from '../../server/observability/metrics.js';
 import type { Store } from '../../server/storage/store.js';
 import { startWebhookWorker } from '../../server/workers/webhook-worker.js';
 import { type ControlledReceiver, startControlledReceiver, until } from '../security/webhooks-support.js';
-import { createService, successNumber } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -78,7 +78,7 @@ describe('the webhook sender on its timer', () => {
       body: {
         amount: 2500,
         currency: 'XAF',
-        customer_msisdn: successNumber,
+        customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
         service_id: service,
       },

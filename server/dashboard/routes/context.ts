@@ -5,7 +5,7 @@ import { ApiError } from '../../domain/errors.js';
 import type { Mode } from '../../storage/rows.js';
 import { can, type Permission } from '../auth.js';
 import { type Html, html } from '../html.js';
-import { base, type PageContext, page, plainPage } from '../views/layout.js';
+import { type PageContext, page, plainPage } from '../views/layout.js';
 
 export type Query = Record<string, string | undefined>;
 

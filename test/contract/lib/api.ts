@@ -1,37 +1,26 @@
 /**
- * A minimal HTTP client for the contract suite: real `fetch`, the two auth headers, and the
- * response read once as text and, when it says JSON, parsed. Nothing is retried or hidden.
+ * The contract suite's view of the API: the tests' one client (test/support/api.ts, `raw`: real
+ * `fetch`, the two auth headers, the response read once as text and parsed when it says JSON),
+ * bound to one server and account, with each reply's content type. Nothing is retried or hidden.
  */
+import { type Credentials, type RawOptions, type RawReply, raw, readReply } from '../../support/api.js';
+import { sandbox } from '../../support/fixtures.js';
 import type { Account } from './server.js';
 
-export interface Credentials {
-  apiUser: string;
-  key: string;
-}
+export type { Credentials };
 
 export const testCredentials = (account: Account): Credentials => ({
   apiUser: account.apiUser,
   key: account.testKey,
 });
 
-export interface CallOptions {
-  body?: unknown;
-  /** Sent as is, with `contentType` (default application/json). */
-  rawBody?: string;
+export interface CallOptions extends Omit<RawOptions, 'timeoutMs'> {
+  /** The type `rawBody` is sent with (default application/json). */
   contentType?: string;
-  /** `null` sends no auth headers. */
-  as?: Credentials | null;
-  headers?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
 }
 
-export interface Reply {
-  status: number;
-  headers: Headers;
+export interface Reply extends RawReply {
   contentType: string;
-  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract, not typed
-  body: any;
-  text: string;
 }
 
 export class Api {
@@ -54,23 +43,17 @@ export class Api {
   }
 
   async call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-    const as = options.as === undefined ? this.credentials : options.as;
-    const headers: Record<string, string> = {};
-    if (as) {
-      headers.authorization = `Bearer ${as.key}`;
-      headers['x-api-user'] = as.apiUser;
-    }
-    let body: string | undefined;
-    if (options.rawBody !== undefined) {
-      body = options.rawBody;
-      headers['content-type'] = options.contentType ?? 'application/json';
-    } else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    Object.assign(headers, options.headers);
-    const response = await fetch(this.url(path, options.query), { method, headers, body });
-    return read(response);
+    const { contentType, ...rest } = options;
+    const headers =
+      options.rawBody === undefined
+        ? options.headers
+        : { 'content-type': contentType ?? 'application/json', ...options.headers };
+    const reply = await raw(this.baseUrl, method, path, {
+      ...rest,
+      as: options.as === undefined ? this.credentials : options.as,
+      ...(headers ? { headers } : {}),
+    });
+    return withContentType(reply);
   }
 
   get = (path: string, options?: CallOptions) => this.call('GET', path, options);
@@ -78,18 +61,13 @@ export class Api {
     this.call('POST', path, { ...options, body });
 }
 
+/** Reads a response the suite sent itself (the fuzzer's hand-built requests). */
 export async function read(response: Response): Promise<Reply> {
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  let body: unknown = text;
-  if (/[/+]json\b/.test(contentType) && text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  return { status: response.status, headers: response.headers, contentType, body, text };
+  return withContentType(await readReply(response));
+}
+
+function withContentType(reply: RawReply): Reply {
+  return { ...reply, contentType: reply.headers.get('content-type') ?? '' };
 }
 
 /**
@@ -120,9 +98,6 @@ export async function eventually<T>(
   }
   return last;
 }
-
-/** Magic numbers of the sandbox (openapi.yaml, *Sandbox*). */
-export const msisdn = { succeeds: '237670000000', fails: '237670000001', neverSettles: '237670000004' };
 
 /**
  * The objects most checks need, created through the API the way an integrator would: an
@@ -156,7 +131,7 @@ export async function createFixtures(
     await api.post('/topups', {
       amount: topupAmount,
       currency: 'XAF',
-      payer_msisdn: msisdn.succeeds,
+      payer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
     }),
     'create top-up',
@@ -166,7 +141,7 @@ export async function createFixtures(
     await api.post('/payments', {
       amount: 10_000,
       currency: 'XAF',
-      customer_msisdn: msisdn.succeeds,
+      customer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'orange_money',
       service_id: serviceId,
       reference: 'contract-fixture',
@@ -183,7 +158,7 @@ export async function createFixtures(
     await api.post('/payouts', {
       amount: 1_000,
       currency: 'XAF',
-      recipient_msisdn: msisdn.succeeds,
+      recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
     }),
     'create payout',

@@ -17,8 +17,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { sandbox } from '../../support/fixtures.js';
 import { type Json, operations, resolve, spec, toJsonSchema } from '../../support/spec.js';
-import { Api, createFixtures, eventually, expectSuccess, msisdn, testCredentials } from '../lib/api.js';
+import { Api, createFixtures, eventually, expectSuccess, testCredentials } from '../lib/api.js';
 import { runToEnd } from '../lib/processes.js';
 import { bin, repoRoot, startServer } from '../lib/server.js';
 import type { Tool } from './types.js';
@@ -95,7 +96,7 @@ export const dreddTool: Tool = {
       expectSuccess(
         await poorApi.post('/payouts', {
           amount: balance,
-          recipient_msisdn: msisdn.succeeds,
+          recipient_msisdn: sandbox.mtn.succeeds,
           payout_type: 'withdrawal',
         }),
         'empty the poor account',
@@ -245,7 +246,7 @@ async function extraFixtures(api: Api, sinkUrl: string) {
     await api.post('/payments', {
       amount: 500,
       currency: 'XAF',
-      customer_msisdn: msisdn.neverSettles,
+      customer_msisdn: sandbox.mtn.neverSettles,
       payment_method: 'mtn_momo',
       service_id: serviceToUpdate,
     }),

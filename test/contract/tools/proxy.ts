@@ -15,8 +15,9 @@
  * Prism answers them 401 itself without calling the server (dredd and the fuzzer cover them).
  */
 import { createPaymentsClient, type PaymentsClient } from '../../../client/src/index.js';
+import { sandbox } from '../../support/fixtures.js';
 import { operations } from '../../support/spec.js';
-import { Api, eventually, msisdn, testCredentials } from '../lib/api.js';
+import { Api, eventually, testCredentials } from '../lib/api.js';
 import { type PrismFinding, prismFinding, startPrismProxy } from '../lib/prism-proxy.js';
 import type { Account } from '../lib/server.js';
 import type { Tool } from './types.js';
@@ -223,7 +224,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
         body: {
           amount: 500_000,
           currency: 'XAF',
-          payer_msisdn: msisdn.succeeds,
+          payer_msisdn: sandbox.mtn.succeeds,
           payment_method: 'orange_money',
         },
       }),
@@ -235,7 +236,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
       'payment',
       202,
       client.POST('/payments', {
-        body: { ...payment, customer_msisdn: msisdn.succeeds, payment_method: 'mtn_momo' },
+        body: { ...payment, customer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' },
       }),
     )
   ).data.data;
@@ -243,7 +244,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     'direct payment',
     202,
     client.POST('/payments/direct', {
-      body: { ...payment, customer_msisdn: msisdn.fails, payment_method: 'orange_money' },
+      body: { ...payment, customer_msisdn: sandbox.mtn.fails, payment_method: 'orange_money' },
     }),
   );
   const hosted = (
@@ -296,7 +297,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
       'payout to a number',
       202,
       client.POST('/payouts', {
-        body: { amount: 5_000, recipient_msisdn: msisdn.succeeds, payout_type: 'withdrawal' },
+        body: { amount: 5_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
       }),
     )
   ).data.data;
@@ -315,10 +316,10 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
         body: {
           currency: 'XAF',
           items: [
-            { amount: 700, recipient_msisdn: msisdn.succeeds, payout_type: 'withdrawal' },
+            { amount: 700, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
             {
               amount: 300,
-              recipient_msisdn: msisdn.fails,
+              recipient_msisdn: sandbox.mtn.fails,
               payout_type: 'withdrawal',
               reference: 'will fail',
             },
@@ -371,7 +372,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     'short balance',
     403,
     client.POST('/payouts', {
-      body: { amount: 1_000_000_000, recipient_msisdn: msisdn.succeeds, payout_type: 'withdrawal' },
+      body: { amount: 1_000_000_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     }),
   );
   await ok(
@@ -413,7 +414,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     'payment to an inactive service',
     422,
     client.POST('/payments', {
-      body: { ...payment, customer_msisdn: msisdn.succeeds, payment_method: 'mtn_momo' },
+      body: { ...payment, customer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' },
     }),
   );
   await ok('delete webhook endpoint', 200, client.DELETE('/webhook-endpoints/{id}', endpointPath));
@@ -472,7 +473,7 @@ function invalidRequests(api: Api, serviceId: string): RawCall[] {
   const payment = {
     amount: 2500,
     currency: 'XAF',
-    customer_msisdn: msisdn.succeeds,
+    customer_msisdn: sandbox.mtn.succeeds,
     payment_method: 'mtn_momo',
     service_id: serviceId,
   };
@@ -487,7 +488,7 @@ function invalidRequests(api: Api, serviceId: string): RawCall[] {
       400,
       'POST',
       '/topups',
-      json({ amount: 10.5, currency: 'XAF', payer_msisdn: msisdn.succeeds, payment_method: 'mtn_momo' }),
+      json({ amount: 10.5, currency: 'XAF', payer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' }),
     ),
     call('unknown field', 400, 'POST', '/services', json({ name: 'x', colour: 'red' })),
     call('bad msisdn', 400, 'POST', '/payments', json({ ...payment, customer_msisdn: '+237 6 70' })),
@@ -499,7 +500,7 @@ function invalidRequests(api: Api, serviceId: string): RawCall[] {
       '/payouts',
       json({
         amount: 10,
-        recipient_msisdn: msisdn.succeeds,
+        recipient_msisdn: sandbox.mtn.succeeds,
         recipient_wallet_id: `wal_${'Z'.repeat(24)}`,
         payout_type: 'transfer',
       }),
@@ -513,7 +514,7 @@ function invalidRequests(api: Api, serviceId: string): RawCall[] {
       json({
         items: Array.from({ length: 101 }, () => ({
           amount: 1,
-          recipient_msisdn: msisdn.succeeds,
+          recipient_msisdn: sandbox.mtn.succeeds,
           payout_type: 'withdrawal',
         })),
       }),
