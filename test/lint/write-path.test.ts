@@ -1,5 +1,7 @@
 /** The one-write-path rule of `npm run lint` (scripts/lint/write-path.ts). */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePathProblems } from '../../scripts/lint/write-path.js';
 import { repoRoot } from '../support/child-server.js';
@@ -23,7 +25,9 @@ describe('the write-path lint rule', () => {
     expect(writePathProblems('server/http/call-log.ts', 'store.runSoon(recordCalls, args, 25)')).toEqual([]);
   });
 
-  it('passes on the server as it is', () => {
+  it('passes on the server as it is, and npm run lint runs it', () => {
+    const lint = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.lint as string;
+    expect(lint.split(' && ')).toContain('tsx scripts/lint/write-path.ts');
     expect(() =>
       execFileSync(process.execPath, ['--import', 'tsx', 'scripts/lint/write-path.ts'], {
         cwd: repoRoot,
