@@ -60,9 +60,9 @@ interface WithheldResponse {
 }
 
 /**
- * Thrown in the unit (rolling it back) when another request with the same Idempotency-Key
- * committed between the unit's look-up and its own save: `write` runs it once more, and that
- * run finds the stored response.
+ * Thrown in the unit (rolling its work back) when its save finds the Idempotency-Key taken: a
+ * retry, or another request with the key that committed first. `write` runs the unit once
+ * more, looking the key up first, and that run finds the stored response.
  */
 class IdempotencyRace extends Error {
   constructor() {
@@ -74,11 +74,17 @@ crossesThreads(IdempotencyRace);
 
 /**
  * The one way the domain writes: runs `unit` as one transaction, wherever the engine runs
- * writes (server/storage/store.ts). Given the operation's `answer`, the same transaction first
- * looks the request's Idempotency-Key up, then runs the unit, renders the response once and
- * stores it under the key; `answer.text` is that response, which the operation sends as it is.
- * A request already answered under its key throws `AlreadyAnswered` (its stored response) and
- * runs nothing; the key used with another request is a 409.
+ * writes (server/storage/store.ts). Given the operation's `answer`, the same transaction runs
+ * the unit, renders the response once and stores it under the request's Idempotency-Key;
+ * `answer.text` is that response, which the operation sends as it is. A request already
+ * answered under its key throws `AlreadyAnswered` (its stored response) and changes nothing;
+ * the key used with another request is a 409.
+ *
+ * The key is not looked up before the work: nearly every request is new, and its save finds a
+ * live record by the key's uniqueness (docs/performance.md). A save that finds one rolls the
+ * work back, and the unit runs again looking the key up first. A unit that fails may be a
+ * retry whose first attempt succeeded (a payout refused now that its own debit is spent): its
+ * error yields to the stored response, if there is one.
  *
  * @example
  * const payout = await write(deps, insertPayout, { caller, plan, now }, answer);
@@ -97,18 +103,38 @@ export async function write<A, R>(
     context: answer.context,
     status: answer.status,
     idempotency: answer.idempotency,
+    lookUpFirst: false,
     now: deps.clock.now(),
   };
   let outcome: AnsweredOutcome;
   try {
     outcome = await deps.store.run(answered, answeredArgs);
   } catch (error) {
-    if (!(error instanceof IdempotencyRace)) throw error;
-    outcome = await deps.store.run(answered, answeredArgs);
+    if (error instanceof IdempotencyRace) {
+      outcome = await deps.store.run(answered, { ...answeredArgs, lookUpFirst: true });
+    } else {
+      throw (await storedFor(deps, answeredArgs)) ?? error;
+    }
   }
   if ('stored' in outcome) throw storedAnswer(outcome.stored);
   answer.text = outcome.text;
   return outcome.value as R;
+}
+
+/** What is stored under the request's key, as what the request gets instead of its error. */
+async function storedFor(deps: Pick<Deps, 'store'>, a: AnsweredArgs): Promise<Error | undefined> {
+  const key = a.idempotency;
+  if (!key) return undefined;
+  const notBefore = a.now - idempotencyWindowMs;
+  const stored = await deps.store
+    .read((tx) => tx.idempotency.find(key.accountId, key.mode, key.key, notBefore))
+    .catch(() => undefined);
+  if (!stored) return undefined;
+  return storedAnswer({
+    status: stored.status_code,
+    body: stored.body,
+    sameRequest: stored.fingerprint === key.fingerprint,
+  });
 }
 
 /** A store whose clock stands at `now`: `write`'s `deps` for a caller that has no other. */
@@ -123,6 +149,8 @@ interface AnsweredArgs {
   context: unknown;
   status: number;
   idempotency: IdempotencyKey | undefined;
+  /** Look the key up before the work (after a save found the key taken). */
+  lookUpFirst: boolean;
   now: number;
 }
 
@@ -130,7 +158,7 @@ type AnsweredOutcome =
   | { value: unknown; text: string }
   | { stored: { status: number; body: string; sameRequest: boolean } };
 
-/** A unit, its response rendered, and both stored under the request's Idempotency-Key. */
+/** A unit, its response rendered once, and stored under the request's Idempotency-Key. */
 const answered = defineUnit(
   import.meta.url,
   'write.answered',
@@ -146,7 +174,7 @@ async function answerIn(
 ): Promise<AnsweredOutcome> {
   const key = a.idempotency;
   const notBefore = a.now - idempotencyWindowMs;
-  if (key) {
+  if (key && a.lookUpFirst) {
     const stored = await tx.idempotency.find(key.accountId, key.mode, key.key, notBefore);
     if (stored) {
       const sameRequest = stored.fingerprint === key.fingerprint;
