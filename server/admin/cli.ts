@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { currencyValues } from '../../generated/openapi.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
 import { createDashboardUser, roles } from '../domain/dashboard-users.js';
 import { ApiError } from '../domain/errors.js';
@@ -15,6 +15,7 @@ import { loadEnvFile } from '../env-file.js';
 import { credentialsMessage, shellVariables } from '../first-start.js';
 import { openStore } from '../storage/open-store.js';
 import type { DashboardRole } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -45,13 +46,152 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** What each command gets: its arguments, the configuration and an open store. */
+interface CommandContext {
+  args: string[];
+  config: Config;
+  store: Store;
+}
+
+/** The commands, each a function of its own. */
+const commands: Record<string, (context: CommandContext) => Promise<void>> = {
+  'create-account': async ({ args: rest, store }) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: 'string' }, currency: { type: 'string' }, json: { type: 'boolean' } },
+    });
+    if (!values.name) fail('create-account needs --name.');
+    const currency = values.currency ?? 'XAF';
+    if (!(currencyValues as readonly string[]).includes(currency)) {
+      fail(`--currency must be one of ${currencyValues.join(', ')}.`);
+    }
+    const account = await createAccount(store, { name: values.name, defaultCurrency: currency }, Date.now());
+    if (values.json) {
+      console.log(
+        JSON.stringify({ api_user: account.apiUser, test_key: account.testKey, live_key: account.liveKey }),
+      );
+    } else {
+      console.log(`API user: ${account.apiUser}\nTest key: ${account.testKey}\nLive key: ${account.liveKey}`);
+    }
+  },
+  'reset-keys': async ({ args: rest, store }) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: { 'api-user': { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+    });
+    const apiUser = values['api-user'];
+    if (!apiUser) fail('reset-keys needs --api-user.');
+    if (values.mode !== 'test' && values.mode !== 'live')
+      fail('reset-keys needs --mode test or --mode live.');
+    const key = await resetKeys(store, apiUser, values.mode, Date.now());
+    console.log(values.json ? JSON.stringify({ key }) : `New ${values.mode} key: ${key}`);
+  },
+  'create-user': async ({ args: rest, config, store }) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        account: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
+        password: { type: 'boolean' },
+      },
+    });
+    if (!values.account || !values.email) fail('create-user needs --account <api_user> and --email <email>.');
+    const role = values.role ?? 'owner';
+    if (!(roles as readonly string[]).includes(role)) fail(`--role must be one of ${roles.join(', ')}.`);
+    const account = await store.read(async (tx) => tx.accounts.accountByApiUser(values.account as string));
+    if (!account) fail(`No account has the API user ${values.account}.`);
+    const password = values.password ? randomBase62(20) : undefined;
+    try {
+      const { user, linkToken } = await createDashboardUser(
+        store,
+        {
+          accountId: account.id,
+          email: values.email,
+          role: role as DashboardRole,
+          ...(password ? { password } : {}),
+        },
+        Date.now(),
+      );
+      const dashboard = `${config.publicUrl}/dashboard`;
+      console.log(
+        linkToken
+          ? `Dashboard user ${user.email} (${user.role}) created.\nOne-time link to choose a password (valid 7 days):\n  ${dashboard}/welcome/${linkToken}`
+          : `Dashboard user ${user.email} (${user.role}) created.\nSign in at ${dashboard}\n  Email:    ${user.email}\n  Password: ${password}`,
+      );
+    } catch (err) {
+      if (err instanceof ApiError) fail(err.message);
+      throw err;
+    }
+  },
+  'list-accounts': async ({ args: rest, store }) => {
+    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+    const accounts = await store.read(async (tx) => tx.accounts.allAccounts());
+    const listed = accounts.map((a) => ({
+      account_id: a.id,
+      name: a.name,
+      api_user: a.api_user,
+      default_currency: a.default_currency,
+      created_at: new Date(a.created_at).toISOString(),
+    }));
+    if (values.json) console.log(JSON.stringify(listed));
+    else if (listed.length === 0) console.log('No accounts yet: npm start creates the sandbox account.');
+    else {
+      for (const a of listed) {
+        console.log(`${a.account_id}  ${a.api_user}  ${a.default_currency}  ${a.created_at}  ${a.name}`);
+      }
+    }
+  },
+  'sandbox-credentials': async ({ args: rest, config, store }) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: { rotate: { type: 'boolean' }, json: { type: 'boolean' } },
+    });
+    const account = await store.read(async (tx) => tx.accounts.firstAccount());
+    if (!account) fail('No sandbox account yet: npm start creates it on its first run.');
+    const apiUrl = `${config.publicUrl}/v1`;
+    if (!values.rotate) {
+      const lines = [
+        `export ${shellVariables.baseUrl}=${apiUrl}`,
+        `export ${shellVariables.apiUser}=${account.api_user}`,
+      ];
+      if (values.json) console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user }));
+      else
+        console.log(
+          [
+            ...lines,
+            '',
+            'The test key is stored hashed and cannot be shown again. For a new one (the old test',
+            'keys stop working at once): npm run admin -- sandbox-credentials --rotate',
+          ].join('\n'),
+        );
+      return;
+    }
+    const testKey = await resetKeys(store, account.api_user, 'test', Date.now());
+    const credentials = { apiUser: account.api_user, testKey };
+    if (values.json) {
+      console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user, test_key: testKey }));
+    } else {
+      console.log(
+        [
+          'A new test key for the sandbox account; the previous test keys no longer work.',
+          '',
+          ...credentialsMessage(apiUrl, credentials),
+        ].join('\n'),
+      );
+    }
+  },
+};
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === 'help') {
     console.log(usage);
     return;
   }
-  let config: ReturnType<typeof loadConfig>;
+  const run = commands[command];
+  if (!run) fail(`Unknown command: ${command}`);
+  let config: Config;
   try {
     loadEnvFile();
     config = loadConfig(process.env);
@@ -62,137 +202,7 @@ async function main(argv: string[]): Promise<void> {
   if (!config.database) mkdirSync(dirname(config.databasePath), { recursive: true });
   const store = await openStore(config);
   try {
-    if (command === 'create-account') {
-      const { values } = parseArgs({
-        args: rest,
-        options: { name: { type: 'string' }, currency: { type: 'string' }, json: { type: 'boolean' } },
-      });
-      if (!values.name) fail('create-account needs --name.');
-      const currency = values.currency ?? 'XAF';
-      if (!(currencyValues as readonly string[]).includes(currency)) {
-        fail(`--currency must be one of ${currencyValues.join(', ')}.`);
-      }
-      const account = await createAccount(
-        store,
-        { name: values.name, defaultCurrency: currency },
-        Date.now(),
-      );
-      if (values.json) {
-        console.log(
-          JSON.stringify({ api_user: account.apiUser, test_key: account.testKey, live_key: account.liveKey }),
-        );
-      } else {
-        console.log(
-          `API user: ${account.apiUser}\nTest key: ${account.testKey}\nLive key: ${account.liveKey}`,
-        );
-      }
-    } else if (command === 'reset-keys') {
-      const { values } = parseArgs({
-        args: rest,
-        options: { 'api-user': { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
-      });
-      const apiUser = values['api-user'];
-      if (!apiUser) fail('reset-keys needs --api-user.');
-      if (values.mode !== 'test' && values.mode !== 'live')
-        fail('reset-keys needs --mode test or --mode live.');
-      const key = await resetKeys(store, apiUser, values.mode, Date.now());
-      console.log(values.json ? JSON.stringify({ key }) : `New ${values.mode} key: ${key}`);
-    } else if (command === 'create-user') {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          account: { type: 'string' },
-          email: { type: 'string' },
-          role: { type: 'string' },
-          password: { type: 'boolean' },
-        },
-      });
-      if (!values.account || !values.email)
-        fail('create-user needs --account <api_user> and --email <email>.');
-      const role = values.role ?? 'owner';
-      if (!(roles as readonly string[]).includes(role)) fail(`--role must be one of ${roles.join(', ')}.`);
-      const account = await store.read(async (tx) => tx.accounts.accountByApiUser(values.account as string));
-      if (!account) fail(`No account has the API user ${values.account}.`);
-      const password = values.password ? randomBase62(20) : undefined;
-      try {
-        const { user, linkToken } = await createDashboardUser(
-          store,
-          {
-            accountId: account.id,
-            email: values.email,
-            role: role as DashboardRole,
-            ...(password ? { password } : {}),
-          },
-          Date.now(),
-        );
-        const dashboard = `${config.publicUrl}/dashboard`;
-        console.log(
-          linkToken
-            ? `Dashboard user ${user.email} (${user.role}) created.\nOne-time link to choose a password (valid 7 days):\n  ${dashboard}/welcome/${linkToken}`
-            : `Dashboard user ${user.email} (${user.role}) created.\nSign in at ${dashboard}\n  Email:    ${user.email}\n  Password: ${password}`,
-        );
-      } catch (err) {
-        if (err instanceof ApiError) fail(err.message);
-        throw err;
-      }
-    } else if (command === 'list-accounts') {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-      const accounts = await store.read(async (tx) => tx.accounts.allAccounts());
-      const listed = accounts.map((a) => ({
-        account_id: a.id,
-        name: a.name,
-        api_user: a.api_user,
-        default_currency: a.default_currency,
-        created_at: new Date(a.created_at).toISOString(),
-      }));
-      if (values.json) console.log(JSON.stringify(listed));
-      else if (listed.length === 0) console.log('No accounts yet: npm start creates the sandbox account.');
-      else {
-        for (const a of listed) {
-          console.log(`${a.account_id}  ${a.api_user}  ${a.default_currency}  ${a.created_at}  ${a.name}`);
-        }
-      }
-    } else if (command === 'sandbox-credentials') {
-      const { values } = parseArgs({
-        args: rest,
-        options: { rotate: { type: 'boolean' }, json: { type: 'boolean' } },
-      });
-      const account = await store.read(async (tx) => tx.accounts.firstAccount());
-      if (!account) fail('No sandbox account yet: npm start creates it on its first run.');
-      const apiUrl = `${config.publicUrl}/v1`;
-      if (!values.rotate) {
-        const lines = [
-          `export ${shellVariables.baseUrl}=${apiUrl}`,
-          `export ${shellVariables.apiUser}=${account.api_user}`,
-        ];
-        if (values.json) console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user }));
-        else
-          console.log(
-            [
-              ...lines,
-              '',
-              'The test key is stored hashed and cannot be shown again. For a new one (the old test',
-              'keys stop working at once): npm run admin -- sandbox-credentials --rotate',
-            ].join('\n'),
-          );
-        return;
-      }
-      const testKey = await resetKeys(store, account.api_user, 'test', Date.now());
-      const credentials = { apiUser: account.api_user, testKey };
-      if (values.json) {
-        console.log(JSON.stringify({ base_url: apiUrl, api_user: account.api_user, test_key: testKey }));
-      } else {
-        console.log(
-          [
-            'A new test key for the sandbox account; the previous test keys no longer work.',
-            '',
-            ...credentialsMessage(apiUrl, credentials),
-          ].join('\n'),
-        );
-      }
-    } else {
-      fail(`Unknown command: ${command}`);
-    }
+    await run({ args: rest, config, store });
   } finally {
     await store.close();
   }

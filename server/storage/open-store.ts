@@ -30,7 +30,7 @@ export async function openStore(
     // Required with DATABASE_URL (config.ts): instances on several machines share no key file.
     const key = config.secretsEncryptionKey;
     if (!key) throw new Error('SECRETS_ENCRYPTION_KEY is required with DATABASE_URL');
-    // Loaded only for PostgreSQL: the driver and its modules were 2-3% of a SQLite start.
+    // Loaded only for PostgreSQL: a SQLite start need not load the driver (docs/performance.md).
     const { openPostgresStore } = await import('./postgres/store.js');
     return openPostgresStore({
       url: config.database.url,
