@@ -26,6 +26,13 @@ import { dateRange, paymentQuery, payoutQuery, topupQuery } from './list-queries
 export function moneyRoutes(deps: Deps, mode: Mode): Router {
   const router = Router();
 
+  paymentPages(router, deps, mode);
+  movementPages(router, deps, mode);
+  return router;
+}
+
+/** The overview, payments and their refunds. */
+function paymentPages(router: Router, deps: Deps, mode: Mode): void {
   router.get('/', async (req, res) => {
     const data = await overview(deps, await callerOf(deps, req, mode));
     await render(deps, req, res, mode, '', 'Overview', (ctx) => overviewView(ctx, data));
@@ -73,7 +80,10 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
       return `Refund ${refund.id} of ${refund.amount} ${refund.currency} is ${refund.status}.`;
     });
   });
+}
 
+/** Payouts, refunds, top-ups and the balance report. */
+function movementPages(router: Router, deps: Deps, mode: Mode): void {
   const payoutList =
     (refunds: boolean) => async (req: import('express').Request, res: import('express').Response) => {
       const query = queryOf(req);
@@ -153,6 +163,4 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
       })(),
     );
   });
-
-  return router;
 }

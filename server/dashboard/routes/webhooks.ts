@@ -14,8 +14,14 @@ import { act, bodyOf, callerOf, pageRequest, queryOf, render, requirePermission 
 /** Webhook endpoints: create, edit, disable, rotate the secret, send a test event, deliveries, resend. */
 export function webhookRoutes(deps: Deps, mode: Mode): Router {
   const router = Router();
-  const list = `${base(mode)}/webhooks`;
+  endpointPages(router, deps, mode);
+  endpointActions(router, deps, mode);
+  return router;
+}
 
+/** The endpoints' list and page: create and edit. */
+function endpointPages(router: Router, deps: Deps, mode: Mode): void {
+  const list = `${base(mode)}/webhooks`;
   router.get('/webhooks', async (req, res) => {
     const result = await webhooks.listWebhookEndpoints(
       deps,
@@ -71,7 +77,11 @@ export function webhookRoutes(deps: Deps, mode: Mode): Router {
       return 'Endpoint saved.';
     });
   });
+}
 
+/** What an endpoint's page can do: disable, rotate, test, delete, resend an event. */
+function endpointActions(router: Router, deps: Deps, mode: Mode): void {
+  const list = `${base(mode)}/webhooks`;
   router.post('/webhooks/:id/status', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${list}/${id}`, async () => {
@@ -135,6 +145,4 @@ export function webhookRoutes(deps: Deps, mode: Mode): Router {
       return `Resend queued (${deliveries.length} delivery).`;
     });
   });
-
-  return router;
 }

@@ -12,11 +12,16 @@ import type {
 import type { SqlConnection } from '../sql.js';
 
 /**
- * The dashboard's users, sessions, one-time links and sign-in attempts, and the read models
- * its pages need beyond what the API's repositories offer (a movement's ledger entries, an
- * endpoint's deliveries, daily volumes).
+ * The dashboard's users, sessions, one-time links and sign-in attempts (`access`), and the read
+ * models its pages need beyond what the API's repositories offer (`pageReads`: a movement's
+ * ledger entries, an endpoint's deliveries, daily volumes).
  */
 export function dashboardRepository(connection: SqlConnection, page: Pager) {
+  return { ...access(connection), ...pageReads(connection, page) };
+}
+
+/** Users, sessions, one-time links and sign-in attempts. */
+function access(connection: SqlConnection) {
   const insertUser = connection.prepare(
     `INSERT INTO dashboard_users (id, account_id, email, role, password_hash, password_salt, created_at, invited_by)
      VALUES (@id, @account_id, @email, @role, @password_hash, @password_salt, @created_at, @invited_by)`,
@@ -66,48 +71,6 @@ export function dashboardRepository(connection: SqlConnection, page: Pager) {
   const failuresByClient = connection.prepare<{ n: number }>(
     'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE client = ? AND succeeded = 0 AND created_at >= ?',
   );
-  const ledgerBySource = connection.prepare<LedgerRow>(
-    'SELECT * FROM ledger_entries WHERE source_id = ? AND wallet_id = ? ORDER BY seq',
-  );
-  const attempts = connection.prepare<AttemptRow>(
-    'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq',
-  );
-  const deliveriesOfEvent = connection.prepare<DeliveryRow>(
-    'SELECT * FROM webhook_deliveries WHERE event_id = ? ORDER BY seq DESC LIMIT 100',
-  );
-  // PostgreSQL sums integers as numeric, which its driver hands back as text: cast to an integer.
-  const dailyVolumes = connection.prepare<{
-    kind: 'payments' | 'payouts';
-    currency: string;
-    day: number;
-    amount: number;
-    count: number;
-  }>(
-    `SELECT kind, currency, day, CAST(SUM(amount) AS BIGINT) AS amount, COUNT(*) AS count FROM (
-       SELECT 'payments' AS kind, currency, CAST((created_at - @from) / 86400000 AS INTEGER) AS day, amount FROM payments
-        WHERE account_id = @account AND mode = @mode AND status = 'success' AND created_at >= @from
-       UNION ALL
-       SELECT 'payouts', currency, CAST((created_at - @from) / 86400000 AS INTEGER), amount FROM payouts
-        WHERE account_id = @account AND mode = @mode AND status IN ('pending', 'success') AND created_at >= @from) AS movements
-     GROUP BY kind, currency, day`,
-  );
-  // Counted per endpoint first, then joined: PostgreSQL allows `e.*` beside a GROUP BY only on a
-  // primary key, and the endpoints' is `seq`.
-  const failingEndpoints = connection.prepare<
-    WebhookEndpointRow & { failing: number; last_failure_at: number | null; last_error: string | null }
-  >(
-    `SELECT e.*, f.failing, f.last_failure_at,
-            (SELECT last_error FROM webhook_deliveries l WHERE l.endpoint_id = e.id AND l.last_error IS NOT NULL
-              ORDER BY l.last_attempt_at DESC LIMIT 1) AS last_error
-       FROM webhook_endpoints e JOIN (
-            SELECT d.endpoint_id, COUNT(d.id) AS failing, MAX(d.last_attempt_at) AS last_failure_at
-              FROM webhook_deliveries d JOIN webhook_endpoints de ON de.id = d.endpoint_id
-             WHERE de.account_id = @account AND de.mode = @mode AND de.deleted_at IS NULL AND d.created_at >= @since
-               AND (d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))
-             GROUP BY d.endpoint_id) AS f ON f.endpoint_id = e.id
-      ORDER BY f.failing DESC LIMIT 20`,
-  );
-
   return {
     async insertUser(row: Omit<DashboardUserRow, 'seq'>): Promise<void> {
       await insertUser.run(row);
@@ -172,6 +135,54 @@ export function dashboardRepository(connection: SqlConnection, page: Pager) {
         client: ((await failuresByClient.get(client, since)) as { n: number }).n,
       };
     },
+  };
+}
+
+/** What the dashboard's pages read beyond the API's repositories. */
+function pageReads(connection: SqlConnection, page: Pager) {
+  const ledgerBySource = connection.prepare<LedgerRow>(
+    'SELECT * FROM ledger_entries WHERE source_id = ? AND wallet_id = ? ORDER BY seq',
+  );
+  const attempts = connection.prepare<AttemptRow>(
+    'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY seq',
+  );
+  const deliveriesOfEvent = connection.prepare<DeliveryRow>(
+    'SELECT * FROM webhook_deliveries WHERE event_id = ? ORDER BY seq DESC LIMIT 100',
+  );
+  // PostgreSQL sums integers as numeric, which its driver hands back as text: cast to an integer.
+  const dailyVolumes = connection.prepare<{
+    kind: 'payments' | 'payouts';
+    currency: string;
+    day: number;
+    amount: number;
+    count: number;
+  }>(
+    `SELECT kind, currency, day, CAST(SUM(amount) AS BIGINT) AS amount, COUNT(*) AS count FROM (
+       SELECT 'payments' AS kind, currency, CAST((created_at - @from) / 86400000 AS INTEGER) AS day, amount FROM payments
+        WHERE account_id = @account AND mode = @mode AND status = 'success' AND created_at >= @from
+       UNION ALL
+       SELECT 'payouts', currency, CAST((created_at - @from) / 86400000 AS INTEGER), amount FROM payouts
+        WHERE account_id = @account AND mode = @mode AND status IN ('pending', 'success') AND created_at >= @from) AS movements
+     GROUP BY kind, currency, day`,
+  );
+  // Counted per endpoint first, then joined: PostgreSQL allows `e.*` beside a GROUP BY only on a
+  // primary key, and the endpoints' is `seq`.
+  const failingEndpoints = connection.prepare<
+    WebhookEndpointRow & { failing: number; last_failure_at: number | null; last_error: string | null }
+  >(
+    `SELECT e.*, f.failing, f.last_failure_at,
+            (SELECT last_error FROM webhook_deliveries l WHERE l.endpoint_id = e.id AND l.last_error IS NOT NULL
+              ORDER BY l.last_attempt_at DESC LIMIT 1) AS last_error
+       FROM webhook_endpoints e JOIN (
+            SELECT d.endpoint_id, COUNT(d.id) AS failing, MAX(d.last_attempt_at) AS last_failure_at
+              FROM webhook_deliveries d JOIN webhook_endpoints de ON de.id = d.endpoint_id
+             WHERE de.account_id = @account AND de.mode = @mode AND de.deleted_at IS NULL AND d.created_at >= @since
+               AND (d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))
+             GROUP BY d.endpoint_id) AS f ON f.endpoint_id = e.id
+      ORDER BY f.failing DESC LIMIT 20`,
+  );
+
+  return {
     async ledgerOfSource(walletId: string, sourceId: string): Promise<LedgerRow[]> {
       return ledgerBySource.all(sourceId, walletId);
     },
