@@ -38,9 +38,6 @@ interface PageView<Row, C> {
   context: C;
 }
 
-/** A page's response body as JSON text, of exactly the bytes `JSON.stringify` gives its object. */
-export type RenderedJson = string & { readonly rendered: true };
-
 /**
  * A page of one of the caller's lists, rendered and serialized where it is read: on SQLite the
  * reader thread, whose answer is then one string. The rows themselves, copied between threads
@@ -67,10 +64,11 @@ const renderedAccountPage = defineUnit(
 );
 
 /**
- * What a list answers: the page's rows, or given a `view`, the page's response as JSON text,
- * rendered where the page is read (`renderedAccountPage`).
+ * What a list answers: the page's rows, or given a `view`, the page's response as JSON text
+ * (the bytes `JSON.stringify` gives its object), rendered where the page is read
+ * (`renderedAccountPage`) and sent as it is (`sendJson`).
  */
-export type ListAnswer<Row, V> = Promise<V extends PageView<Row, unknown> ? RenderedJson : Page<Row>>;
+export type ListAnswer<Row, V> = Promise<V extends PageView<Row, unknown> ? string : Page<Row>>;
 
 /**
  * A page of one of the caller's lists (`accountPage`), or with a `view`, its response rendered

@@ -1,5 +1,5 @@
-import type { Mode } from '../storage/rows.js';
-import type { Store, Tx } from '../storage/store.js';
+import type { IdempotencyRow, Mode } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
 import {
   crossesThreads,
   type Definition,
@@ -129,12 +129,7 @@ async function storedFor(deps: Pick<Deps, 'store'>, a: AnsweredArgs): Promise<Er
   const stored = await deps.store
     .read((tx) => tx.idempotency.find(key.accountId, key.mode, key.key, notBefore))
     .catch(() => undefined);
-  if (!stored) return undefined;
-  return storedAnswer({
-    status: stored.status_code,
-    body: stored.body,
-    sameRequest: stored.fingerprint === key.fingerprint,
-  });
+  return stored && storedAnswer(storedUnder(key, stored));
 }
 
 /** A store whose clock stands at `now`: `write`'s `deps` for a caller that has no other. */
@@ -154,49 +149,48 @@ interface AnsweredArgs {
   now: number;
 }
 
-type AnsweredOutcome =
-  | { value: unknown; text: string }
-  | { stored: { status: number; body: string; sameRequest: boolean } };
+type AnsweredOutcome = { value: unknown; text: string } | { stored: Stored };
 
 /** A unit, its response rendered once, and stored under the request's Idempotency-Key. */
 const answered = defineUnit(
   import.meta.url,
   'write.answered',
-  async (tx, a: AnsweredArgs): Promise<AnsweredOutcome> =>
-    answerIn(tx, a, async () => (await findUnit(a.unit)).run(tx, a.args), await findRendering(a.rendering)),
+  async (tx, a: AnsweredArgs): Promise<AnsweredOutcome> => {
+    const key = a.idempotency;
+    const notBefore = a.now - idempotencyWindowMs;
+    if (key && a.lookUpFirst) {
+      const stored = await tx.idempotency.find(key.accountId, key.mode, key.key, notBefore);
+      if (stored) return { stored: storedUnder(key, stored) };
+    }
+    const value = await (await findUnit(a.unit)).run(tx, a.args);
+    const rendering = await findRendering(a.rendering);
+    const text = JSON.stringify(rendering.render(value, a.context));
+    if (key) {
+      const body = rendering.withhold
+        ? JSON.stringify({ secret_withheld: { id: rendering.withhold(value) } } satisfies WithheldResponse)
+        : text;
+      const record = { fingerprint: key.fingerprint, status_code: a.status, body, created_at: a.now };
+      if (!(await tx.idempotency.save(key.accountId, key.mode, key.key, record, notBefore))) {
+        throw new IdempotencyRace();
+      }
+    }
+    return { value, text };
+  },
 );
 
-async function answerIn(
-  tx: Tx,
-  a: Omit<AnsweredArgs, 'unit' | 'args' | 'rendering'>,
-  work: () => Promise<unknown>,
-  rendering: Rendering<unknown, unknown>,
-): Promise<AnsweredOutcome> {
-  const key = a.idempotency;
-  const notBefore = a.now - idempotencyWindowMs;
-  if (key && a.lookUpFirst) {
-    const stored = await tx.idempotency.find(key.accountId, key.mode, key.key, notBefore);
-    if (stored) {
-      const sameRequest = stored.fingerprint === key.fingerprint;
-      return { stored: { status: stored.status_code, body: stored.body, sameRequest } };
-    }
-  }
-  const value = await work();
-  const text = JSON.stringify(rendering.render(value, a.context));
-  if (key) {
-    const body = rendering.withhold
-      ? JSON.stringify({ secret_withheld: { id: rendering.withhold(value) } } satisfies WithheldResponse)
-      : text;
-    const record = { fingerprint: key.fingerprint, status_code: a.status, body, created_at: a.now };
-    if (!(await tx.idempotency.save(key.accountId, key.mode, key.key, record, notBefore))) {
-      throw new IdempotencyRace();
-    }
-  }
-  return { value, text };
+type Stored = { status: number; body: string; sameRequest: boolean };
+
+/** A stored record as the request under its key sees it. */
+function storedUnder(key: IdempotencyKey, record: IdempotencyRow): Stored {
+  return {
+    status: record.status_code,
+    body: record.body,
+    sameRequest: record.fingerprint === key.fingerprint,
+  };
 }
 
 /** What a request finds stored under its Idempotency-Key: its answer, or why it gets none. */
-function storedAnswer(stored: { status: number; body: string; sameRequest: boolean }): Error {
+function storedAnswer(stored: Stored): Error {
   if (!stored.sameRequest) {
     return new ApiError(
       409,

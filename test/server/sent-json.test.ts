@@ -8,7 +8,6 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RenderedJson } from '../../server/domain/lists.js';
 import { sendJson, sendSuccess, success } from '../../server/http/envelope.js';
 
 const bodies: Record<string, unknown> = {
@@ -33,11 +32,7 @@ beforeAll(async () => {
     sendSuccess(res, Number(req.params.status), bodies[req.params.name]);
   });
   app.all('/rendered/:name/:status', (req, res) => {
-    sendJson(
-      res,
-      Number(req.params.status),
-      JSON.stringify(success(bodies[req.params.name])) as RenderedJson,
-    );
+    sendJson(res, Number(req.params.status), JSON.stringify(success(bodies[req.params.name])));
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
