@@ -52,7 +52,7 @@ async function hostedPayment(
   expiresInSeconds = 1800,
   extra: { service_id?: string; reference?: string; return_url?: string } = {},
 ): Promise<Hosted> {
-  const response = await server.request('POST', '/payments/initiate', {
+  const response = await server.raw('POST', '/payments/initiate', {
     body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds, ...extra },
   });
   expect(response.status).toBe(202);
@@ -60,7 +60,7 @@ async function hostedPayment(
 }
 
 async function readPayment(id: string) {
-  const response = await server.request('GET', `/payments/${id}`);
+  const response = await server.raw('GET', `/payments/${id}`);
   expect(response.status).toBe(200);
   return response.body.data;
 }
@@ -347,11 +347,11 @@ describe('the hosted checkout over HTTP', () => {
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('success');
     const read = await readPayment(payment.transaction_id);
     expect(read).toMatchObject({ status: 'success', customer_msisdn: sandbox.mtn.succeeds });
-    const events = await server.request('GET', '/events', {
+    const events = await server.raw('GET', '/events', {
       query: { transaction_id: payment.transaction_id },
     });
     expect(events.body.data.items).toHaveLength(1);
-    const credits = await server.request('GET', '/balance/transactions', { query: { limit: 100 } });
+    const credits = await server.raw('GET', '/balance/transactions', { query: { limit: 100 } });
     expect(
       credits.body.data.items.filter((e: { source_id: string }) => e.source_id === payment.transaction_id),
     ).toHaveLength(1);
@@ -432,8 +432,8 @@ describe('the hosted checkout over HTTP', () => {
       const before = asked.length;
       const changed =
         change === 'inactive'
-          ? await server.request('PUT', `/services/${own}`, { body: { status: 'inactive' } })
-          : await server.request('DELETE', `/services/${own}`);
+          ? await server.raw('PUT', `/services/${own}`, { body: { status: 'inactive' } })
+          : await server.raw('DELETE', `/services/${own}`);
       expect(changed.status).toBeLessThan(300);
 
       // The page opened before: its submit is refused, and says so.
@@ -495,7 +495,7 @@ describe('the hosted checkout over HTTP', () => {
   it('in live mode takes an https return_url only; the sandbox takes any', async () => {
     const live = await createService(server, server.live, 'Live shop');
     const initiate = (returnUrl: string) =>
-      server.request('POST', '/payments/initiate', {
+      server.raw('POST', '/payments/initiate', {
         as: server.live,
         body: { amount: 1000, currency: 'XAF', service_id: live, return_url: returnUrl },
       });

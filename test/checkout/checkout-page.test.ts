@@ -27,7 +27,7 @@ async function hostedPayment(
   expiresInSeconds = 1800,
   extra: { service_id?: string; reference?: string; return_url?: string } = {},
 ) {
-  const response = await server.request('POST', '/payments/initiate', {
+  const response = await server.raw('POST', '/payments/initiate', {
     body: { amount, currency: 'XAF', service_id: serviceId, expires_in_seconds: expiresInSeconds, ...extra },
   });
   expect(response.status).toBe(202);
@@ -54,7 +54,7 @@ describe('the hosted checkout page', () => {
     await settleWhenPending(page);
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
     await saveScreenshot(page, 'checkout-success');
-    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    const read = await server.raw('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data).toMatchObject({
       status: 'success',
       customer_msisdn: sandbox.mtn.succeeds,
@@ -74,9 +74,7 @@ describe('the hosted checkout page', () => {
     await settleWhenPending(page);
     await page.getByRole('status').filter({ hasText: 'did not go through' }).waitFor({ timeout: 10_000 });
     await saveScreenshot(page, 'checkout-failed');
-    expect((await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
-      'failed',
-    );
+    expect((await server.raw('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe('failed');
     await context.close();
   });
 
@@ -91,7 +89,7 @@ describe('the hosted checkout page', () => {
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('msisdn');
     expect(
-      (await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.customer_msisdn,
+      (await server.raw('GET', `/payments/${payment.transaction_id}`)).body.data.customer_msisdn,
     ).toBeNull();
     await context.close();
   });
@@ -137,13 +135,13 @@ describe('the hosted checkout page', () => {
     await second.getByRole('button', { name: /^Pay/ }).click();
     await second.getByRole('status').waitFor();
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });
-    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    const read = await server.raw('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data.customer_msisdn).toBe(sandbox.mtn.succeeds);
-    const events = await server.request('GET', '/events', {
+    const events = await server.raw('GET', '/events', {
       query: { transaction_id: payment.transaction_id },
     });
     expect(events.body.data.items).toHaveLength(1);
-    const credits = await server.request('GET', '/balance/transactions', { query: { limit: 100 } });
+    const credits = await server.raw('GET', '/balance/transactions', { query: { limit: 100 } });
     expect(
       credits.body.data.items.filter((e: { source_id: string }) => e.source_id === payment.transaction_id),
     ).toHaveLength(1);
@@ -222,8 +220,8 @@ describe('the hosted checkout page', () => {
       await page.goto(payment.checkout_url);
       const changed =
         change === 'inactive'
-          ? await server.request('PUT', `/services/${own}`, { body: { status: 'inactive' } })
-          : await server.request('DELETE', `/services/${own}`);
+          ? await server.raw('PUT', `/services/${own}`, { body: { status: 'inactive' } })
+          : await server.raw('DELETE', `/services/${own}`);
       expect(changed.status).toBeLessThan(300);
 
       // The page opened before: its submit is refused, and says so.
@@ -243,10 +241,10 @@ describe('the hosted checkout page', () => {
         body: JSON.stringify({ msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' }),
       });
       expect(pay.status).toBe(410);
-      const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+      const read = await server.raw('GET', `/payments/${payment.transaction_id}`);
       expect(read.body.data).toMatchObject({ status: 'initiated', customer_msisdn: null });
       await server.settle(2000);
-      expect((await server.request('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
+      expect((await server.raw('GET', `/payments/${payment.transaction_id}`)).body.data.status).toBe(
         'initiated',
       );
       await context.close();
@@ -270,7 +268,7 @@ describe('the hosted checkout page', () => {
     // Reloaded, the final page shows it too; the API shows it on the payment.
     await page.reload();
     await page.getByRole('link', { name: 'Back to Boutique Akwa' }).waitFor({ state: 'visible' });
-    const read = await server.request('GET', `/payments/${payment.transaction_id}`);
+    const read = await server.raw('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data.return_url).toBe(returnUrl);
     expect(foreignRequests).toEqual([]);
     await context.close();
@@ -279,7 +277,7 @@ describe('the hosted checkout page', () => {
   it('in live mode takes an https return_url only', async () => {
     const live = await createService(server, server.live, 'Live shop');
     const initiate = (returnUrl: string) =>
-      server.request('POST', '/payments/initiate', {
+      server.raw('POST', '/payments/initiate', {
         as: server.live,
         body: { amount: 1000, currency: 'XAF', service_id: live, return_url: returnUrl },
       });

@@ -48,7 +48,7 @@ async function ownReceiver(): Promise<Receiver> {
 /** A receiver with an endpoint registered for it over the API, for tests that start from one. */
 async function ownEndpoint(): Promise<Receiver> {
   const receiver = await ownReceiver();
-  const created = await server.request('POST', '/webhook-endpoints', {
+  const created = await server.raw('POST', '/webhook-endpoints', {
     body: { url: receiver.url, description: 'Shop backend' },
   });
   expect(created.status).toBe(201);
@@ -84,11 +84,11 @@ describe('dashboard actions', () => {
     await submit(page.getByRole('button', { name: 'Rotate' }));
     const secret = await page.locator('#new-secret-key').inputValue();
     expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
-    const withNew = await server.request('GET', '/balance', {
+    const withNew = await server.raw('GET', '/balance', {
       as: { apiUser: server.test.apiUser, key: secret },
     });
     expect(withNew.status).toBe(200);
-    expect((await server.request('GET', '/balance')).status).toBe(401);
+    expect((await server.raw('GET', '/balance')).status).toBe(401);
     await go('/keys');
     expect(await page.content()).not.toContain(secret);
     server.test.key = secret;
@@ -100,14 +100,14 @@ describe('dashboard actions', () => {
     await submit(page.getByRole('button', { name: 'Rotate' }).first());
     const secret = await page.locator('#new-secret-key').inputValue();
     const fresh = { apiUser: server.test.apiUser, key: secret };
-    expect((await server.request('GET', '/balance')).status).toBe(200);
-    expect((await server.request('GET', '/balance', { as: fresh })).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(200);
+    expect((await server.raw('GET', '/balance', { as: fresh })).status).toBe(200);
     // Revoke the older (expiring) key from its row.
     const row = page.locator('tr', { has: page.getByText('expiring') });
     await submit(row.getByRole('button', { name: 'Revoke now' }));
     await expect(flash()).resolves.toMatch(/is revoked/);
-    expect((await server.request('GET', '/balance')).status).toBe(401);
-    expect((await server.request('GET', '/balance', { as: fresh })).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(401);
+    expect((await server.raw('GET', '/balance', { as: fresh })).status).toBe(200);
     server.test.key = secret;
   });
 
@@ -173,7 +173,7 @@ describe('dashboard actions', () => {
     await submit(page.getByRole('button', { name: 'Save changes' }));
     await expect(flash()).resolves.toBe('Endpoint saved.');
     const id = new URL(page.url()).pathname.split('/').pop() as string;
-    const read = await server.request('GET', `/webhook-endpoints/${id}`);
+    const read = await server.raw('GET', `/webhook-endpoints/${id}`);
     expect(read.body.data).toMatchObject({
       events: ['payment.failed'],
       description: 'Shop backend, failures only',
@@ -197,7 +197,7 @@ describe('dashboard actions', () => {
     await page.getByLabel(/Amount to refund/).fill('1200');
     await submit(page.getByRole('button', { name: /^Refund/ }));
     await expect(flash()).resolves.toMatch(/^Refund po_\w+ of 1200 XAF/);
-    const refunds = await server.request('GET', '/payouts', { query: { payment_id: paymentId } });
+    const refunds = await server.raw('GET', '/payouts', { query: { payment_id: paymentId } });
     expect(refunds.body.data.items).toMatchObject([{ amount: 1200, payout_type: 'refund' }]);
     expect(await balanceOf(server)).toBe(before - 1200);
     // More than what remains (as a page opened before the first refund would send: the form's
@@ -244,7 +244,7 @@ describe('dashboard actions', () => {
     );
     expect(csv).toMatch(new RegExp(`POST,/dashboard/test/payments/pay_\\w+/refund,303,[\\d.]+,,,${email}`));
     // The API's own log listing shows the same action.
-    const logs = await server.request('GET', '/logs', { query: { method: 'POST', limit: 100 } });
+    const logs = await server.raw('GET', '/logs', { query: { method: 'POST', limit: 100 } });
     expect(logs.status).toBe(200);
     expect(logs.body.data.items.some((l: { path: string }) => l.path.endsWith('/refund'))).toBe(true);
   });

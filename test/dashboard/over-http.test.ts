@@ -407,7 +407,7 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect(refusal).toContain('<h1>Not allowed</h1>');
     expect(refusal).toContain('This form has expired or did not come from this dashboard.');
     // The key still works, and the page still offers to revoke it.
-    expect((await server.request('GET', '/balance')).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(200);
     expect((await client.open('/dashboard/test/keys')).html).toContain(`action="${revoke}"`);
     // Without any token at all, and from a signed-out client on the sign-in form, the same.
     const bare = await client.request(revoke, { method: 'POST', body: new URLSearchParams() });
@@ -422,7 +422,7 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
       expect(response.status).toBe(403);
       expect(stranger.cookie).not.toContain('dash_session');
     }
-    expect((await server.request('GET', '/balance')).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(200);
   });
 });
 
@@ -463,11 +463,11 @@ describe('who may do what (access.test.ts)', () => {
     expect(refund.status).toBe(403);
     expect(await refund.text()).toContain('Your role (viewer) does not allow this.');
     expect(await balanceOf(server, shop.creds)).toBe(before);
-    const keys = await server.request('GET', '/api-keys', { as: shop.creds });
+    const keys = await server.raw('GET', '/api-keys', { as: shop.creds });
     const keyId = keys.body.data.items[0].id as string;
     const rotate = await viewer.post(`/dashboard/test/keys/${keyId}/rotate`, { grace_period_seconds: '0' });
     expect(rotate.status).toBe(403);
-    expect((await server.request('GET', '/balance', { as: shop.creds })).status).toBe(200);
+    expect((await server.raw('GET', '/balance', { as: shop.creds })).status).toBe(200);
     expect((await viewer.request('/dashboard/test/users')).status).toBe(403);
   });
 
@@ -481,7 +481,7 @@ describe('who may do what (access.test.ts)', () => {
     const created = await developer.submit(list.html, '/dashboard/test/webhooks', { url });
     expect(created.status).toBe(200);
     expect(shownOnce(await created.text(), 'endpoint-secret')).toMatch(/^whsec_/);
-    const endpoints = await server.request('GET', '/webhook-endpoints', { as: shop.creds });
+    const endpoints = await server.raw('GET', '/webhook-endpoints', { as: shop.creds });
     expect(endpoints.body.data.items.map((e: { url: string }) => e.url)).toContain(url);
   });
 
@@ -494,12 +494,12 @@ describe('who may do what (access.test.ts)', () => {
       sandbox.mtn.succeeds,
       other.test,
     );
-    const endpoint = await server.request('POST', '/webhook-endpoints', {
+    const endpoint = await server.raw('POST', '/webhook-endpoints', {
       as: other.test,
       body: { url: `${sink.url}?from=other` },
     });
     const endpointId = endpoint.body.data.id as string;
-    const otherKeys = await server.request('GET', '/api-keys', { as: other.test });
+    const otherKeys = await server.raw('GET', '/api-keys', { as: other.test });
     const otherKey = otherKeys.body.data.items[0].id as string;
 
     const get = async (path: string) => (await owner.request(`/dashboard/test${path}`)).status;
@@ -515,10 +515,10 @@ describe('who may do what (access.test.ts)', () => {
       (await owner.post(`/dashboard/test/webhooks/${endpointId}/status`, { status: 'disabled' })).status,
     ).toBe(404);
     // Nothing of the other account changed.
-    expect((await server.request('GET', '/balance', { as: other.test })).status).toBe(200);
-    const stillEnabled = await server.request('GET', `/webhook-endpoints/${endpointId}`, { as: other.test });
+    expect((await server.raw('GET', '/balance', { as: other.test })).status).toBe(200);
+    const stillEnabled = await server.raw('GET', `/webhook-endpoints/${endpointId}`, { as: other.test });
     expect(stillEnabled.body.data.status).toBe('enabled');
-    const otherRefunds = await server.request('GET', '/payouts', {
+    const otherRefunds = await server.raw('GET', '/payouts', {
       as: other.test,
       query: { payment_id: otherPayment },
     });
@@ -611,11 +611,11 @@ describe('what a merchant does (actions.test.ts)', () => {
     client = await signedIn(email);
   });
 
-  const balance = (creds: Credentials = shop.creds) => server.request('GET', '/balance', { as: creds });
+  const balance = (creds: Credentials = shop.creds) => server.raw('GET', '/balance', { as: creds });
 
   /** The id of the account's test key in use (the one `shop.creds` holds). */
   async function currentKeyId(): Promise<string> {
-    const keys = await server.request('GET', '/api-keys', { as: shop.creds });
+    const keys = await server.raw('GET', '/api-keys', { as: shop.creds });
     const key = keys.body.data.items.find(
       (k: { last4: string; status: string }) => k.status === 'active' && k.last4 === shop.creds.key.slice(-4),
     );
@@ -625,7 +625,7 @@ describe('what a merchant does (actions.test.ts)', () => {
   /** A receiver with an endpoint registered for it over the API, for tests that start from one. */
   async function ownEndpoint(): Promise<{ receiver: Receiver; id: string }> {
     const receiver = await ownReceiver();
-    const created = await server.request('POST', '/webhook-endpoints', {
+    const created = await server.raw('POST', '/webhook-endpoints', {
       as: shop.creds,
       body: { url: receiver.url, description: 'Shop backend' },
     });
@@ -710,7 +710,7 @@ describe('what a merchant does (actions.test.ts)', () => {
     const secret = shownOnce(page, 'endpoint-secret');
     expect(secret).toMatch(/^whsec_/);
     const id = /action="\/dashboard\/test\/webhooks\/(\w+)\/test"/.exec(page)?.[1] as string;
-    const read = await server.request('GET', `/webhook-endpoints/${id}`, { as: shop.creds });
+    const read = await server.raw('GET', `/webhook-endpoints/${id}`, { as: shop.creds });
     expect(read.body.data).toMatchObject({
       url: receiver.url,
       description: 'Shop backend',
@@ -761,9 +761,9 @@ describe('what a merchant does (actions.test.ts)', () => {
     const next = await client.follow(disabled);
     expect(flashOf(next.html)).toBe('Endpoint disabled: no event is sent to it.');
     expect(next.html).toContain('<dt>Status</dt><dd><span class="badge badge-disabled">disabled</span></dd>');
-    expect(
-      (await server.request('GET', `/webhook-endpoints/${id}`, { as: shop.creds })).body.data.status,
-    ).toBe('disabled');
+    expect((await server.raw('GET', `/webhook-endpoints/${id}`, { as: shop.creds })).body.data.status).toBe(
+      'disabled',
+    );
     const received = receiver.received.length;
     const after = await collect(server, shop.serviceId, 700, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
@@ -781,7 +781,7 @@ describe('what a merchant does (actions.test.ts)', () => {
       events: ['payment.failed'],
     });
     expect(flashOf((await client.follow(saved)).html)).toBe('Endpoint saved.');
-    const read = await server.request('GET', `/webhook-endpoints/${id}`, { as: shop.creds });
+    const read = await server.raw('GET', `/webhook-endpoints/${id}`, { as: shop.creds });
     expect(read.body.data).toMatchObject({
       url: receiver.url,
       events: ['payment.failed'],
@@ -808,7 +808,7 @@ describe('what a merchant does (actions.test.ts)', () => {
     const after = await client.follow(refunded);
     expect(flashOf(after.html)).toMatch(/^Refund po_\w+ of 1200 XAF/);
     expect(after.html).toContain('<dt>Refunded</dt><dd>1\u202f200 XAF</dd>');
-    const refunds = await server.request('GET', '/payouts', {
+    const refunds = await server.raw('GET', '/payouts', {
       as: shop.creds,
       query: { payment_id: paymentId },
     });
@@ -890,7 +890,7 @@ describe('what a merchant does (actions.test.ts)', () => {
     );
     expect(csv).not.toMatch(/^[^,]+,[^,]+,GET,/m);
     // The API's own log listing shows the same action.
-    const api = await server.request('GET', '/logs', {
+    const api = await server.raw('GET', '/logs', {
       as: shop.creds,
       query: { method: 'POST', limit: 100 },
     });

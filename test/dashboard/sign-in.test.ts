@@ -140,7 +140,7 @@ describe('dashboard sign-in', () => {
     expect(response.status()).toBe(403);
     await expect(page.locator('h1').textContent()).resolves.toBe('Not allowed');
     // The key still works.
-    expect((await server.request('GET', '/balance')).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(200);
     // Without any token at all, and from a signed-out client on the sign-in form, the same.
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const bare = await fetch(`${origin(server)}/dashboard/test/keys/${'key_x'}/revoke`, {

@@ -40,7 +40,7 @@ export async function addUser(
  * been sent its events. Received 30,500 XAF, paid out 4,000. Returns the ids.
  */
 export async function seedMonthOfActivity(server: TestServer, endpointUrl: string) {
-  const endpoint = await server.request('POST', '/webhook-endpoints', {
+  const endpoint = await server.raw('POST', '/webhook-endpoints', {
     body: { url: endpointUrl, description: 'Old backend' },
   });
   const topup = await fund(server, 50_000);
@@ -57,7 +57,7 @@ export async function seedMonthOfActivity(server: TestServer, endpointUrl: strin
   const payment = await collect(server, serviceId, 6_000);
   const failed = await collect(server, serviceId, 2_000, sandbox.mtn.fails);
   await server.settle(2000);
-  const payout = await server.request('POST', '/payouts', {
+  const payout = await server.raw('POST', '/payouts', {
     body: {
       amount: 3_000,
       currency: 'XAF',
@@ -65,7 +65,7 @@ export async function seedMonthOfActivity(server: TestServer, endpointUrl: strin
       payout_type: 'withdrawal',
     },
   });
-  const refund = await server.request('POST', '/refunds', { body: { payment_id: payment, amount: 1_000 } });
+  const refund = await server.raw('POST', '/refunds', { body: { payment_id: payment, amount: 1_000 } });
   await server.settle(2000);
   await server.deliverWebhooks();
   await server.flushLogs();

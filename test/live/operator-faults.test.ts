@@ -211,7 +211,7 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
     const before = await liveBalance(h.server);
     const id = (await pay(sandbox.mtn.succeeds, 'mtn_momo', 1300)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
-    const events = await h.server.request('GET', '/events', {
+    const events = await h.server.raw('GET', '/events', {
       as: h.server.live,
       query: { transaction_id: id },
     });

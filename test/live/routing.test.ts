@@ -116,7 +116,7 @@ describe('routing in live mode', () => {
   });
 
   it('the sandbox keeps serving every number with its magic endings', async () => {
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 1, recipient_msisdn: sandbox.nexttelFails, payout_type: 'withdrawal' },
     });
     // The sandbox balance is empty: refused for the balance, not for the network.

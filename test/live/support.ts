@@ -86,7 +86,7 @@ export async function startLive(
 
 /** A live-key call. */
 export function live(server: TestServer, method: string, path: string, body?: unknown) {
-  return server.request(method, path, { as: server.live, ...(body === undefined ? {} : { body }) });
+  return server.raw(method, path, { as: server.live, ...(body === undefined ? {} : { body }) });
 }
 
 export async function liveBalance(server: TestServer, currency = 'XAF'): Promise<number> {
@@ -106,7 +106,7 @@ export async function expectLedgerSound(server: TestServer): Promise<void> {
   const entries: Array<{ type: string; source_id: string }> = [];
   let cursor: string | undefined;
   do {
-    const page = await server.request('GET', '/balance/transactions', {
+    const page = await server.raw('GET', '/balance/transactions', {
       as: server.live,
       query: { limit: 100, ...(cursor ? { cursor } : {}) },
     });

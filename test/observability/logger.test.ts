@@ -143,8 +143,8 @@ describe('the request line of a real server', () => {
     const { logger, lines, text } = capture({ level: 'info' });
     const server = await startTestServer({}, { logger });
     try {
-      const ok = await server.request('GET', '/balance');
-      const refused = await server.request('GET', '/balance', {
+      const ok = await server.raw('GET', '/balance');
+      const refused = await server.raw('GET', '/balance', {
         as: { apiUser: server.test.apiUser, key: testKey },
       });
       expect([ok.status, refused.status]).toEqual([200, 401]);

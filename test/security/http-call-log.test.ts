@@ -36,12 +36,12 @@ describe('the call log misses no call', () => {
       requestIds.push(response.headers.get('x-request-id') as string);
     }
     // ...the key was not rotated, no service was created...
-    const services = await server.request('GET', '/services', { as: test });
+    const services = await server.raw('GET', '/services', { as: test });
     expect(services.status).toBe(200);
     expect(services.body.data.items).toEqual([]);
     // ...and every one of them is in the owner's call log.
     await server.flushLogs();
-    const logs = await server.request('GET', '/logs', { as: test, query: { limit: 100 } });
+    const logs = await server.raw('GET', '/logs', { as: test, query: { limit: 100 } });
     const logged = new Set(logs.body.data.items.map((l: { request_id: string }) => l.request_id));
     for (const [i, id] of requestIds.entries()) {
       expect({ call: variants[i], logged: logged.has(id) }).toEqual({ call: variants[i], logged: true });
@@ -53,7 +53,7 @@ describe('the call log misses no call', () => {
     const head = await server.raw('HEAD', '/balance', { as: test });
     expect(head.status).toBe(200);
     await server.flushLogs();
-    const logs = await server.request('GET', '/logs', { as: test, query: { limit: 100 } });
+    const logs = await server.raw('GET', '/logs', { as: test, query: { limit: 100 } });
     expect(logs.body.data.items).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -65,7 +65,7 @@ describe('the call log misses no call', () => {
       ]),
     );
     // And it can be found by its method.
-    const heads = await server.request('GET', '/logs', { as: test, query: { method: 'HEAD' } });
+    const heads = await server.raw('GET', '/logs', { as: test, query: { method: 'HEAD' } });
     expect(heads.status).toBe(200);
     expect(heads.body.data.items.map((l: { request_id: string }) => l.request_id)).toEqual([
       head.headers.get('x-request-id'),
@@ -92,7 +92,7 @@ describe('the call log misses no call', () => {
     );
     expect(status).toBe(404);
     await server.flushLogs();
-    const logs = await server.request('GET', '/logs', { as: test, query: { limit: 100 } });
+    const logs = await server.raw('GET', '/logs', { as: test, query: { limit: 100 } });
     expect(logs.body.data.items).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ request_id: requestId, path: '/v1/balance', status: 404 }),

@@ -26,7 +26,7 @@ describe('reserved characters in query values', () => {
   });
 
   it('path= takes an unencoded path and filters by it', async () => {
-    await server.request('GET', '/balance');
+    await server.raw('GET', '/balance');
     await server.flushLogs();
     const response = await get('/logs?path=/v1/balance');
     expect(response.status).toBe(200);

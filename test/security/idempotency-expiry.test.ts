@@ -23,7 +23,7 @@ describe('idempotency records expire after 24 hours and are purged', () => {
   afterEach(() => server.close());
 
   const createService = (key: string) =>
-    server.request('POST', '/services', {
+    server.raw('POST', '/services', {
       body: { name: 'Idempotent shop', type: 'website' },
       headers: { 'idempotency-key': key },
     });

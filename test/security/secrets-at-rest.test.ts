@@ -83,22 +83,18 @@ describe('a copy of the database holds no usable secret', () => {
       logger: createLogger({ level: 'trace', destination: sink }),
     });
     revealed.push(server.account.testKey, server.account.liveKey);
-    const endpoint = await server.request('POST', '/webhook-endpoints', {
+    const endpoint = await server.raw('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/hook', description: 'at rest' },
       headers: { 'idempotency-key': 'create-endpoint-1' },
     });
     expect(endpoint.status).toBe(201);
     revealed.push(endpoint.body.data.secret);
-    const rotated = await server.request(
-      'POST',
-      `/webhook-endpoints/${endpoint.body.data.id}/rotate-secret`,
-      {
-        headers: { 'idempotency-key': 'rotate-secret-1' },
-      },
-    );
+    const rotated = await server.raw('POST', `/webhook-endpoints/${endpoint.body.data.id}/rotate-secret`, {
+      headers: { 'idempotency-key': 'rotate-secret-1' },
+    });
     expect(rotated.status).toBe(200);
     revealed.push(rotated.body.data.secret);
-    const key = await server.request('POST', '/api-keys/rotate', {
+    const key = await server.raw('POST', '/api-keys/rotate', {
       body: { grace_period_seconds: 3600 },
       headers: { 'idempotency-key': 'rotate-key-1' },
     });
@@ -127,7 +123,7 @@ describe('a copy of the database holds no usable secret', () => {
     await server.flushLogs();
     expect(logged.length).toBeGreaterThan(0);
     for (const secret of revealed) expect(logged).not.toContain(secret.slice(-32));
-    const calls = await server.request('GET', '/logs', { query: { limit: 100 } });
+    const calls = await server.raw('GET', '/logs', { query: { limit: 100 } });
     for (const secret of revealed) expect(calls.text).not.toContain(secret.slice(-32));
   });
 
@@ -176,14 +172,14 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
     {
       name: 'POST /webhook-endpoints',
       call: async (s, key) => {
-        const r = await s.request('POST', '/webhook-endpoints', {
+        const r = await s.raw('POST', '/webhook-endpoints', {
           body: { url: 'http://127.0.0.1:9/replay' },
           headers: { 'idempotency-key': key },
         });
         return { secret: r.body.data.secret, id: r.body.data.id, firstStatus: r.status };
       },
       replay: (s, key) =>
-        s.request('POST', '/webhook-endpoints', {
+        s.raw('POST', '/webhook-endpoints', {
           body: { url: 'http://127.0.0.1:9/replay' },
           headers: { 'idempotency-key': key },
         }),
@@ -191,17 +187,17 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
     {
       name: 'POST /webhook-endpoints/{id}/rotate-secret',
       call: async (s, key) => {
-        const created = await s.request('POST', '/webhook-endpoints', {
+        const created = await s.raw('POST', '/webhook-endpoints', {
           body: { url: 'http://127.0.0.1:9/r' },
         });
-        const r = await s.request('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`, {
+        const r = await s.raw('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`, {
           headers: { 'idempotency-key': key },
         });
         (replayCases[1] as { endpointId?: string }).endpointId = created.body.data.id;
         return { secret: r.body.data.secret, id: r.body.data.id, firstStatus: r.status };
       },
       replay: (s, key) =>
-        s.request(
+        s.raw(
           'POST',
           `/webhook-endpoints/${(replayCases[1] as { endpointId?: string }).endpointId}/rotate-secret`,
           {
@@ -212,14 +208,14 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
     {
       name: 'POST /api-keys/rotate (with a grace period, so the calling key still works)',
       call: async (s, key) => {
-        const r = await s.request('POST', '/api-keys/rotate', {
+        const r = await s.raw('POST', '/api-keys/rotate', {
           body: { grace_period_seconds: 600 },
           headers: { 'idempotency-key': key },
         });
         return { secret: r.body.data.secret_key, id: r.body.data.api_key.id, firstStatus: r.status };
       },
       replay: (s, key) =>
-        s.request('POST', '/api-keys/rotate', {
+        s.raw('POST', '/api-keys/rotate', {
           body: { grace_period_seconds: 600 },
           headers: { 'idempotency-key': key },
         }),
@@ -249,14 +245,14 @@ describe('a replay of a secret-bearing request does not reveal the secret again'
   }
 
   it('the responses that reveal a secret tell caches not to keep them', async () => {
-    const created = await server.request('POST', '/webhook-endpoints', {
+    const created = await server.raw('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/c' },
     });
     expect(created.headers.get('cache-control')).toBe('no-store');
-    const rotated = await server.request('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`);
+    const rotated = await server.raw('POST', `/webhook-endpoints/${created.body.data.id}/rotate-secret`);
     expect(rotated.headers.get('cache-control')).toBe('no-store');
     const other = await server.newAccount('no-store');
-    const key = await server.request('POST', '/api-keys/rotate', { as: other.test });
+    const key = await server.raw('POST', '/api-keys/rotate', { as: other.test });
     expect(key.status).toBe(201);
     expect(key.headers.get('cache-control')).toBe('no-store');
   });
@@ -336,7 +332,7 @@ describe('a stored response that reveals a secret', () => {
   it('is forgotten as it is written or rewritten, and other stored responses are kept', async () => {
     const server = await startTestServer(allowLocalReceivers);
     try {
-      const created = await server.request('POST', '/webhook-endpoints', {
+      const created = await server.raw('POST', '/webhook-endpoints', {
         body: { url: 'http://127.0.0.1:9/later' },
       });
       const secret = created.body.data.secret as string;
@@ -388,7 +384,7 @@ describe('upgrading a database written by an older version', () => {
     async () => {
       const server = await startTestServer(allowLocalReceivers);
       const dbPath = server.dbPath;
-      const created = await server.request('POST', '/webhook-endpoints', {
+      const created = await server.raw('POST', '/webhook-endpoints', {
         body: { url: 'http://127.0.0.1:9/old' },
       });
       const secret = created.body.data.secret as string;
@@ -423,7 +419,7 @@ describe('upgrading a database written by an older version', () => {
     'forgets a stored response that revealed a secret even when no secret is in clear',
     async () => {
       const server = await startTestServer(allowLocalReceivers);
-      const created = await server.request('POST', '/webhook-endpoints', {
+      const created = await server.raw('POST', '/webhook-endpoints', {
         body: { url: 'http://127.0.0.1:9/old' },
       });
       const secret = created.body.data.secret as string;

@@ -25,7 +25,7 @@ describe('names, descriptions and references refuse hidden and disguising charac
 
   for (const [what, text] of bad) {
     it(`a service name with ${what} is 400 invalid_text naming the field`, async () => {
-      const response = await server.request('POST', '/services', { body: { name: text, type: 'website' } });
+      const response = await server.raw('POST', '/services', { body: { name: text, type: 'website' } });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_text');
       expect(response.body.error.param).toBe('name');
@@ -34,15 +34,15 @@ describe('names, descriptions and references refuse hidden and disguising charac
   }
 
   it('descriptions and references, nested ones included, are checked too', async () => {
-    const service = await server.request('POST', '/services', {
+    const service = await server.raw('POST', '/services', {
       body: { name: 'Fine', description: 'ok\u202E', type: 'website' },
     });
     expect(service.body.error.param).toBe('description');
-    const endpoint = await server.request('POST', '/webhook-endpoints', {
+    const endpoint = await server.raw('POST', '/webhook-endpoints', {
       body: { url: 'http://127.0.0.1:9/x', description: 'x\u0000' },
     });
     expect(endpoint.body.error.code).toBe('invalid_text');
-    const bulk = await server.request('POST', '/payouts/bulk', {
+    const bulk = await server.raw('POST', '/payouts/bulk', {
       body: {
         currency: 'XAF',
         items: [
@@ -62,7 +62,7 @@ describe('names, descriptions and references refuse hidden and disguising charac
   });
 
   it('ordinary text in any script is accepted', async () => {
-    const response = await server.request('POST', '/services', {
+    const response = await server.raw('POST', '/services', {
       body: { name: 'Café Ndolè – مقهى 🍲', description: 'Plats du jour, livrés', type: 'website' },
     });
     expect(response.status).toBe(201);
@@ -107,7 +107,7 @@ describe('names, descriptions and references refuse hidden and disguising charac
     const body = JSON.parse(answer.body);
     expect(body.error.code).toBe('invalid_text');
     expect(body.error.request_id).toBe(answer.requestId);
-    const list = await server.request('GET', '/services');
+    const list = await server.raw('GET', '/services');
     expect(list.text).not.toContain('\ufffd');
   });
 });

@@ -9,7 +9,7 @@ import { type Credentials, testEngine, useTestServer } from '../support/server.j
 
 const server = useTestServer();
 
-const balance = (as: Credentials) => server.request('GET', '/balance', { as });
+const balance = (as: Credentials) => server.raw('GET', '/balance', { as });
 
 describe('a verified key', () => {
   it('is not looked up in the database again while no key changes', async () => {
@@ -30,7 +30,7 @@ describe('a verified key', () => {
   it('is refused at once once revoked through the API, though it was just used', async () => {
     const { test } = await server.newAccount('Revoked here');
     expect((await balance(test)).status).toBe(200);
-    const rotated = await server.request('POST', '/api-keys/rotate', {
+    const rotated = await server.raw('POST', '/api-keys/rotate', {
       as: test,
       body: { grace_period_seconds: 0 },
     });
@@ -42,7 +42,7 @@ describe('a verified key', () => {
 
   it('stops at the end of its grace period by the clock, without any other change', async () => {
     const { test } = await server.newAccount('Grace ends');
-    const rotated = await server.request('POST', '/api-keys/rotate', {
+    const rotated = await server.raw('POST', '/api-keys/rotate', {
       as: test,
       body: { grace_period_seconds: 60 },
     });

@@ -42,7 +42,7 @@ async function receiver(status = 200): Promise<ControlledReceiver> {
 }
 
 async function endpoint(on: TestServer, url: string, as = on.test): Promise<string> {
-  const response = await on.request('POST', '/webhook-endpoints', { as, body: { url } });
+  const response = await on.raw('POST', '/webhook-endpoints', { as, body: { url } });
   expect(response.status, response.text).toBe(201);
   return response.body.data.id as string;
 }
@@ -318,7 +318,7 @@ describe('circuit breaker', () => {
     await s.deliverWebhooks();
     // Three failures in a row, then nothing more is sent to it.
     expect(failing.hits).toHaveLength(3);
-    const paused = (await s.request('GET', `/webhook-endpoints/${id}`)).body.data;
+    const paused = (await s.raw('GET', `/webhook-endpoints/${id}`)).body.data;
     expect(Date.parse(paused.paused_until)).toBe(s.clock.now() + 60_000);
     const untried = (await outboxOf(s, id)).filter((d) => d.attempts === 0);
     expect(untried).toHaveLength(5);
@@ -371,8 +371,8 @@ describe('circuit breaker', () => {
     await s.deliverWebhooks();
     expect(distinct(healthy)).toBe(goodEvents.length);
     expect(failing.hits).toHaveLength(2);
-    expect((await s.request('GET', `/webhook-endpoints/${bad}`)).body.data.paused_until).not.toBeNull();
-    expect((await s.request('GET', `/webhook-endpoints/${good}`)).body.data.paused_until).toBeNull();
+    expect((await s.raw('GET', `/webhook-endpoints/${bad}`)).body.data.paused_until).not.toBeNull();
+    expect((await s.raw('GET', `/webhook-endpoints/${good}`)).body.data.paused_until).toBeNull();
   });
 
   it('keeps the retry period: a backlog the pause kept from being attempted is given up once it is over', async () => {
@@ -406,7 +406,7 @@ describe('endpoint cap', () => {
     const s = await server({ WEBHOOK_MAX_ENDPOINTS_PER_ACCOUNT: '3' });
     const r = await receiver();
     const attempts = await Promise.all(
-      Array.from({ length: 8 }, () => s.request('POST', '/webhook-endpoints', { body: { url: r.url } })),
+      Array.from({ length: 8 }, () => s.raw('POST', '/webhook-endpoints', { body: { url: r.url } })),
     );
     const statuses = attempts.map((a) => a.status).sort();
     expect(statuses).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
@@ -415,15 +415,15 @@ describe('endpoint cap', () => {
       status: 'error',
       error: { code: 'too_many_webhook_endpoints', request_id: expect.any(String) },
     });
-    const listed = await s.request('GET', '/webhook-endpoints');
+    const listed = await s.raw('GET', '/webhook-endpoints');
     expect(listed.body.data.items).toHaveLength(3);
 
     // Another account is not affected, and deleting one makes room again.
     const other = await s.newAccount('other');
-    expect(
-      (await s.request('POST', '/webhook-endpoints', { as: other.test, body: { url: r.url } })).status,
-    ).toBe(201);
-    await s.request('DELETE', `/webhook-endpoints/${listed.body.data.items[0].id}`);
-    expect((await s.request('POST', '/webhook-endpoints', { body: { url: r.url } })).status).toBe(201);
+    expect((await s.raw('POST', '/webhook-endpoints', { as: other.test, body: { url: r.url } })).status).toBe(
+      201,
+    );
+    await s.raw('DELETE', `/webhook-endpoints/${listed.body.data.items[0].id}`);
+    expect((await s.raw('POST', '/webhook-endpoints', { body: { url: r.url } })).status).toBe(201);
   });
 });

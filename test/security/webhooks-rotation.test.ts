@@ -18,13 +18,13 @@ beforeAll(async () => {
 afterAll(() => r.close());
 
 async function register() {
-  const response = await s.request('POST', '/webhook-endpoints', { body: { url: r.url } });
+  const response = await s.raw('POST', '/webhook-endpoints', { body: { url: r.url } });
   expect(response.status).toBe(201);
   return response.body.data as { id: string; secret: string };
 }
 
 async function rotate(id: string, body?: Record<string, unknown>) {
-  return s.request('POST', `/webhook-endpoints/${id}/rotate-secret`, body ? { body } : {});
+  return s.raw('POST', `/webhook-endpoints/${id}/rotate-secret`, body ? { body } : {});
 }
 
 /** Sends one event to the endpoint and returns what the receiver got. */
@@ -58,7 +58,7 @@ describe('rotation with an overlap', () => {
     expect(Date.parse(rotated.body.data.previous_secret_expires_at)).toBe(s.clock.now() + 3_600_000);
     // The previous secret is never shown again.
     expect(rotated.text).not.toContain(endpoint.secret);
-    const read = await s.request('GET', `/webhook-endpoints/${endpoint.id}`);
+    const read = await s.raw('GET', `/webhook-endpoints/${endpoint.id}`);
     expect(read.text).not.toContain(endpoint.secret);
     expect(read.text).not.toContain(fresh);
 

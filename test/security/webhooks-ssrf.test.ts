@@ -72,21 +72,21 @@ describe('no server-side request forgery by default', () => {
   it('refuses internal URLs at registration and on update, in both modes, without the opt-in', async () => {
     const s = await server({}, tableResolver({ 'hooks.shop.example.com': ['93.184.215.14'] }));
     const r = await receiver();
-    const existing = await s.request('POST', '/webhook-endpoints', {
+    const existing = await s.raw('POST', '/webhook-endpoints', {
       body: { url: 'http://hooks.shop.example.com/hooks' },
     });
     expect(existing.status).toBe(201);
     for (const url of internalUrls(r.port)) {
-      const response = await s.request('PUT', `/webhook-endpoints/${existing.body.data.id}`, {
+      const response = await s.raw('PUT', `/webhook-endpoints/${existing.body.data.id}`, {
         body: { url },
       });
       expect(response.status, url).toBe(400);
     }
-    await s.request('DELETE', `/webhook-endpoints/${existing.body.data.id}`);
+    await s.raw('DELETE', `/webhook-endpoints/${existing.body.data.id}`);
     for (const as of [s.test, s.live]) {
       for (const url of internalUrls(r.port)) {
         const live = as === s.live;
-        const response = await s.request('POST', '/webhook-endpoints', {
+        const response = await s.raw('POST', '/webhook-endpoints', {
           as,
           body: { url: live ? url.replace(/^http:/, 'https:') : url },
         });
@@ -95,16 +95,16 @@ describe('no server-side request forgery by default', () => {
         expect(response.body.error.message, url).toMatch(/must be public/);
       }
     }
-    expect((await s.request('GET', '/webhook-endpoints')).body.data.items).toEqual([]);
+    expect((await s.raw('GET', '/webhook-endpoints')).body.data.items).toEqual([]);
     expect(r.hits).toEqual([]);
   });
 
   it('with the opt-in, sandbox endpoints may be local but live ones never are', async () => {
     const s = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     const r = await receiver();
-    expect((await s.request('POST', '/webhook-endpoints', { body: { url: r.url } })).status).toBe(201);
+    expect((await s.raw('POST', '/webhook-endpoints', { body: { url: r.url } })).status).toBe(201);
     for (const url of internalUrls(r.port)) {
-      const response = await s.request('POST', '/webhook-endpoints', {
+      const response = await s.raw('POST', '/webhook-endpoints', {
         as: s.live,
         body: { url: url.replace(/^http:/, 'https:') },
       });
@@ -114,7 +114,7 @@ describe('no server-side request forgery by default', () => {
 
   it('live endpoints must be https', async () => {
     const s = await server();
-    const response = await s.request('POST', '/webhook-endpoints', {
+    const response = await s.raw('POST', '/webhook-endpoints', {
       as: s.live,
       body: { url: 'http://93.184.215.14/hooks' },
     });
@@ -126,7 +126,7 @@ describe('no server-side request forgery by default', () => {
   it('refuses at send time an endpoint that became internal (registered while the opt-in was on)', async () => {
     const first = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     const r = await receiver();
-    const created = await first.request('POST', '/webhook-endpoints', { body: { url: r.url } });
+    const created = await first.raw('POST', '/webhook-endpoints', { body: { url: r.url } });
     const id = created.body.data.id as string;
     await queueEvents(first, id, 2);
     await first.service.close();
@@ -207,14 +207,14 @@ describe('delivery results are not a port scanner', () => {
 
     const rows = [];
     for (const port of [closedPort, silentPort, sshPort]) {
-      const created = await s.request('POST', '/webhook-endpoints', {
+      const created = await s.raw('POST', '/webhook-endpoints', {
         body: { url: `http://127.0.0.1:${port}/hooks` },
       });
       const id = created.body.data.id as string;
       await queueEvents(s, id, 1);
       await s.deliverWebhooks();
       const [eventId] = (await outboxOf(s, id)).map((d) => d.event_id);
-      const seen = (await s.request('GET', `/events/${eventId}/deliveries`)).body.data.items[0];
+      const seen = (await s.raw('GET', `/events/${eventId}/deliveries`)).body.data.items[0];
       rows.push(seen);
     }
     for (const row of rows) {
@@ -234,7 +234,7 @@ describe('no DNS rebinding', () => {
     const resolver = tableResolver(table);
     const s = await server({}, resolver);
     const r = await receiver();
-    const created = await s.request('POST', '/webhook-endpoints', {
+    const created = await s.raw('POST', '/webhook-endpoints', {
       body: { url: `http://hooks.shop.example.com:${r.port}/hooks` },
     });
     expect(created.status).toBe(201);
@@ -254,7 +254,7 @@ describe('no DNS rebinding', () => {
     const resolver = tableResolver(table);
     const s = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' }, resolver);
     const r = await receiver();
-    const created = await s.request('POST', '/webhook-endpoints', {
+    const created = await s.raw('POST', '/webhook-endpoints', {
       body: { url: `http://receiver.rebind.test:${r.port}/hooks?shop=1` },
     });
     const id = created.body.data.id as string;
@@ -303,7 +303,7 @@ describe('no DNS rebinding', () => {
 
     const resolver = tableResolver({ 'receiver.rebind.test': ['127.0.0.1'] });
     const s = await server({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' }, resolver);
-    const created = await s.request('POST', '/webhook-endpoints', {
+    const created = await s.raw('POST', '/webhook-endpoints', {
       body: { url: `https://receiver.rebind.test:${port}/hooks` },
     });
     const id = created.body.data.id as string;
@@ -318,7 +318,7 @@ describe('no DNS rebinding', () => {
     const table: Record<string, string[]> = { 'flip.example.com': ['93.184.215.14'] };
     const resolver = tableResolver(table);
     const s = await server({ WEBHOOK_RETRY_BASE_MS: '1000', WEBHOOK_RETRY_MAX_MS: '1000' }, resolver);
-    const created = await s.request('POST', '/webhook-endpoints', {
+    const created = await s.raw('POST', '/webhook-endpoints', {
       body: { url: 'http://flip.example.com/hooks' },
     });
     const id = created.body.data.id as string;

@@ -199,7 +199,7 @@ beforeAll(async () => {
 
   ids.svc = (
     await created(
-      await server.request('POST', '/services', { as, body: { name: 'Bad input shop' } }),
+      await server.raw('POST', '/services', { as, body: { name: 'Bad input shop' } }),
       201,
       'service',
     )
@@ -211,7 +211,7 @@ beforeAll(async () => {
     payment_method: 'mtn_momo',
   };
   ids.tu = (
-    await created(await server.request('POST', '/topups', { as, body: topup }), 202, 'top-up')
+    await created(await server.raw('POST', '/topups', { as, body: topup }), 202, 'top-up')
   ).transaction_id;
   const payment = {
     amount: 5000,
@@ -221,14 +221,14 @@ beforeAll(async () => {
     service_id: ids.svc,
   };
   ids.pay = (
-    await created(await server.request('POST', '/payments', { as, body: payment }), 202, 'payment')
+    await created(await server.raw('POST', '/payments', { as, body: payment }), 202, 'payment')
   ).transaction_id;
   await server.settle();
   for (const [prefix, path] of [
     ['tu', '/topups'],
     ['pay', '/payments'],
   ] as const) {
-    const status = (await server.request('GET', `${path}/${ids[prefix]}`, { as })).body.data.status;
+    const status = (await server.raw('GET', `${path}/${ids[prefix]}`, { as })).body.data.status;
     if (status !== 'success') throw new Error(`${path}/${ids[prefix]} is ${status}, not success`);
   }
   const payout = {
@@ -238,21 +238,21 @@ beforeAll(async () => {
     payout_type: 'withdrawal',
   };
   ids.po = (
-    await created(await server.request('POST', '/payouts', { as, body: payout }), 202, 'payout')
+    await created(await server.raw('POST', '/payouts', { as, body: payout }), 202, 'payout')
   ).transaction_id;
   await server.settle();
   ids.we = (
     await created(
-      await server.request('POST', '/webhook-endpoints', { as, body: { url: 'http://127.0.0.1:9/hook' } }),
+      await server.raw('POST', '/webhook-endpoints', { as, body: { url: 'http://127.0.0.1:9/hook' } }),
       201,
       'webhook endpoint',
     )
   ).id;
   // The key revokeApiKey names: the rotation account's own, so no bad request touches the others.
   ids.key = (
-    await created(await server.request('GET', '/api-keys', { as: rotator.test }), 200, 'keys')
+    await created(await server.raw('GET', '/api-keys', { as: rotator.test }), 200, 'keys')
   ).items[0]?.id;
-  const events = await server.request('GET', '/events', { as, query: { transaction_id: ids.pay as string } });
+  const events = await server.raw('GET', '/events', { as, query: { transaction_id: ids.pay as string } });
   ids.evt = (await created(events, 200, 'events')).items[0]?.id;
   if (!ids.evt) throw new Error(`no event for the payment ${ids.pay}: ${events.text}`);
 });
@@ -378,7 +378,7 @@ async function snapshot(op: Operation): Promise<Record<string, unknown>> {
     reads.map(async ({ mode, path }) => {
       const [pathname = path, search] = path.split('?');
       const query = Object.fromEntries(new URLSearchParams(search ?? ''));
-      const response = await server.request('GET', pathname, {
+      const response = await server.raw('GET', pathname, {
         as: ownerOf(op)[mode],
         query: { ...query, ...largestPage(pathname) },
       });
@@ -443,7 +443,7 @@ for (const op of allOperations) {
         .map((p) => [p.name, validQueryValue(p.name, resolve(p.schema))]),
     );
     const { id: _id, without: _without, ...rest } = options;
-    return server.request(op.method.toUpperCase(), path, {
+    return server.raw(op.method.toUpperCase(), path, {
       as: ownerOf(op).test,
       ...(bodySchema && options.rawBody === undefined ? { body: options.body ?? validBodyFor(op) } : {}),
       ...rest,

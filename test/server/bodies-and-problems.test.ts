@@ -23,7 +23,7 @@ describe('a body is never silently ignored', () => {
     for (const send of [
       () => postUntyped('/api-keys/rotate', '{"grace_period_seconds":3600}', test),
       () =>
-        server.request('POST', '/api-keys/rotate', {
+        server.raw('POST', '/api-keys/rotate', {
           as: test,
           rawBody: 'grace_period_seconds=3600',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -34,7 +34,7 @@ describe('a body is never silently ignored', () => {
       expect(response.body.error.code).toBe('unsupported_media_type');
     }
     // Nothing rotated: the key that made the calls is still the one key, active, with no end.
-    const keys = await server.request('GET', '/api-keys', { as: test });
+    const keys = await server.raw('GET', '/api-keys', { as: test });
     expect(keys.status).toBe(200);
     expect(keys.body.data.items).toEqual([
       expect.objectContaining({ last4: test.key.slice(-4), status: 'active', expires_at: null }),
@@ -52,19 +52,19 @@ describe('a body is never silently ignored', () => {
 
   it('an optional body sent as JSON still works', async () => {
     const { test } = await server.newAccount('Grace account');
-    const response = await server.request('POST', '/api-keys/rotate', {
+    const response = await server.raw('POST', '/api-keys/rotate', {
       as: test,
       body: { grace_period_seconds: 3600 },
     });
     expect(response.status).toBe(201);
     expect(response.body.data.previous_key.status).toBe('expiring');
-    expect((await server.request('GET', '/balance', { as: test })).status).toBe(200);
+    expect((await server.raw('GET', '/balance', { as: test })).status).toBe(200);
   });
 });
 
 describe('every problem is reported', () => {
   it('a payout breaking three rules lists each one in details, with its code', async () => {
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 0, currency: 'ZZZ', recipient_msisdn: 'not-a-number', payout_type: 'transfer' },
     });
     expect(response.status).toBe(400);
@@ -82,7 +82,7 @@ describe('every problem is reported', () => {
   });
 
   it('a bulk payout reports the problem of every item', async () => {
-    const response = await server.request('POST', '/payouts/bulk', {
+    const response = await server.raw('POST', '/payouts/bulk', {
       body: {
         currency: 'XAF',
         items: [
@@ -107,7 +107,7 @@ describe('every problem is reported', () => {
   });
 
   it('error.param names a header as the contract spells it: Idempotency-Key', async () => {
-    const response = await server.request('POST', '/services', {
+    const response = await server.raw('POST', '/services', {
       body: { name: 'Shop', type: 'website' },
       headers: { 'idempotency-key': 'has spaces in it' },
     });
@@ -126,7 +126,7 @@ describe('text is valid Unicode or refused', () => {
       ['"Shop \\ud800"', 'name'],
       ['"Shop \\udfff end"', 'name'],
     ] as const) {
-      const response = await server.request('POST', '/services', {
+      const response = await server.raw('POST', '/services', {
         as: test,
         rawBody: `{"name":${name},"type":"website"}`,
         headers: { 'content-type': 'application/json' },
@@ -134,23 +134,23 @@ describe('text is valid Unicode or refused', () => {
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_field', param });
     }
-    const nested = await server.request('POST', '/services', {
+    const nested = await server.raw('POST', '/services', {
       as: test,
       rawBody: '{"name":"Shop","type":"website","description":"caf\\ud83d"}',
       headers: { 'content-type': 'application/json' },
     });
     expect(nested.body.error).toMatchObject({ code: 'invalid_field', param: 'description' });
-    const listed = await server.request('GET', '/services', { as: test });
+    const listed = await server.raw('GET', '/services', { as: test });
     expect(listed.body.data.items).toEqual([]);
   });
 
   it('a proper surrogate pair (an emoji) is stored exactly', async () => {
-    const response = await server.request('POST', '/services', {
+    const response = await server.raw('POST', '/services', {
       rawBody: '{"name":"Shop \\ud83d\\ude00","type":"website"}',
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(201);
-    const read = await server.request('GET', `/services/${response.body.data.service_id}`);
+    const read = await server.raw('GET', `/services/${response.body.data.service_id}`);
     expect(read.body.data.name).toBe('Shop 😀');
   });
 });

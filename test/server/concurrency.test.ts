@@ -18,7 +18,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
     expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBeGreaterThan(2 * funded);
     const responses = await Promise.all(
       amounts.map((amount) =>
-        server.request('POST', '/payouts', {
+        server.raw('POST', '/payouts', {
           body: { amount, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
         }),
       ),
@@ -44,7 +44,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
 
     // Spend what is left exactly: the balance ends at zero, never below.
     if (left > 0) {
-      const last = await server.request('POST', '/payouts', {
+      const last = await server.raw('POST', '/payouts', {
         body: { amount: left, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
       });
       expect(last.status).toBe(202);
@@ -58,7 +58,7 @@ describe('parallel payouts against a balance that funds only some of them', () =
     const { store } = server.service.deps;
     // An account of its own, empty whatever the other test left on the first one.
     const { test: as } = await server.newAccount('Empty wallet');
-    const wallet = (await server.request('GET', '/balance', { as })).body.data.wallet_id as string;
+    const wallet = (await server.raw('GET', '/balance', { as })).body.data.wallet_id as string;
     expect(await balanceOf(server, as)).toBe(0);
     const row = {
       id: 'btx_manual00000000000000000',

@@ -18,14 +18,14 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 async function eventsOf(transactionId: string) {
-  const response = await server.request('GET', '/events', { query: { transaction_id: transactionId } });
+  const response = await server.raw('GET', '/events', { query: { transaction_id: transactionId } });
   expect(response.status).toBe(200);
   return response.body.data.items as Array<{ event: string; data: Record<string, unknown> }>;
 }
 
 async function paidPayment(reference: string) {
   const serviceId = await createService(server, server.test, 'Boutique Akwa');
-  const created = await server.request('POST', '/payments', {
+  const created = await server.raw('POST', '/payments', {
     body: {
       amount: 4000,
       currency: 'XAF',
@@ -58,7 +58,7 @@ describe('event data', () => {
 
   it('a refund that reaches the customer is refund.completed, naming its payment and service', async () => {
     const { serviceId, paymentId } = await paidPayment('order-5513');
-    const refund = await server.request('POST', '/refunds', {
+    const refund = await server.raw('POST', '/refunds', {
       body: { payment_id: paymentId, amount: 1500, reference: 'return-5513' },
     });
     expect(refund.status).toBe(202);
@@ -80,7 +80,7 @@ describe('event data', () => {
 
   it('a refund the operator refuses is refund.failed, and the payment can be refunded again', async () => {
     const { paymentId } = await paidPayment('order-5514');
-    const refund = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+    const refund = await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(refund.status).toBe(202);
     const refundId = refund.body.data.transaction_id as string;
     // The operator refuses it before the worker's next look.
@@ -98,19 +98,19 @@ describe('event data', () => {
     const events = await eventsOf(refundId);
     expect(events.map((e) => e.event).sort()).toEqual(['payout.failed', 'refund.failed']);
     expect(events[0]?.data).toMatchObject({ payment_id: paymentId, failure_code: 'recipient_rejected' });
-    const again = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+    const again = await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(again.status).toBe(202);
   });
 
   it('an endpoint subscribed to refund.completed alone receives the refund, not the payment', async () => {
     const receiver = await startReceiver();
     try {
-      const endpoint = await server.request('POST', '/webhook-endpoints', {
+      const endpoint = await server.raw('POST', '/webhook-endpoints', {
         body: { url: receiver.url, events: ['refund.completed'] },
       });
       expect(endpoint.status).toBe(201);
       const { paymentId } = await paidPayment('order-5515');
-      await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+      await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
       await server.settle();
       await server.deliverWebhooks();
       const received = receiver.received.map((r) => JSON.parse(r.body));

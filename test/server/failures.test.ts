@@ -13,7 +13,7 @@ describe('when something breaks inside the server', () => {
     };
     Object.defineProperty(store, 'read', { value: failing, configurable: true });
     try {
-      const response = await server.request('GET', '/balance/transactions');
+      const response = await server.raw('GET', '/balance/transactions');
       expect(response.status).toBe(500);
       expect(response.body).toEqual({
         status: 'error',
@@ -27,7 +27,7 @@ describe('when something breaks inside the server', () => {
     } finally {
       Reflect.deleteProperty(store, 'read');
     }
-    expect((await server.request('GET', '/balance/transactions')).status).toBe(200);
+    expect((await server.raw('GET', '/balance/transactions')).status).toBe(200);
   });
 
   it('an operator that fails to take the request after the payment is committed does not fail the call', async () => {
@@ -43,7 +43,7 @@ describe('when something breaks inside the server', () => {
     operators.test = unreachable;
     let paymentId: string;
     try {
-      const response = await server.request('POST', '/payments', {
+      const response = await server.raw('POST', '/payments', {
         body: {
           amount: 900,
           currency: 'XAF',
@@ -59,23 +59,23 @@ describe('when something breaks inside the server', () => {
     }
     // The status check settles what the request could not hand over.
     await server.settle();
-    expect((await server.request('GET', `/payments/${paymentId}`)).body.data.status).toBe('success');
+    expect((await server.raw('GET', `/payments/${paymentId}`)).body.data.status).toBe('success');
   });
 });
 
 describe('call log retention', () => {
   it('calls older than LOG_RETENTION_DAYS are purged', async () => {
-    const old = await server.request('GET', '/balance');
+    const old = await server.raw('GET', '/balance');
     await server.flushLogs();
     server.clock.advance(31 * 86_400_000);
-    await server.request('GET', '/balance');
+    await server.raw('GET', '/balance');
     await server.flushLogs();
     await server.purgeExpired();
-    const logs = await server.request('GET', '/logs', {
+    const logs = await server.raw('GET', '/logs', {
       query: { request_id: old.headers.get('x-request-id') as string },
     });
     expect(logs.body.data.items).toEqual([]);
-    const recent = await server.request('GET', '/logs', { query: { limit: 5 } });
+    const recent = await server.raw('GET', '/logs', { query: { limit: 5 } });
     expect(recent.body.data.items.length).toBeGreaterThan(0);
   });
 });

@@ -60,7 +60,7 @@ describe('routing is exact', () => {
   it('a rotation sent to /v1/api-keys/rotate/ or /v1/API-KEYS/rotate does not rotate the key', async () => {
     const { test } = await server.newAccount('Rotation by accident');
     for (const path of ['/api-keys/rotate/', '/API-KEYS/rotate', '/api-keys/ROTATE']) {
-      const response = await server.request('POST', path, { as: test, body: {} });
+      const response = await server.raw('POST', path, { as: test, body: {} });
       expect({ path, status: response.status, code: response.body.error?.code }).toEqual({
         path,
         status: 404,
@@ -68,7 +68,7 @@ describe('routing is exact', () => {
       });
     }
     // The key that made the calls still works: nothing was rotated.
-    expect((await server.request('GET', '/api-keys', { as: test })).status).toBe(200);
+    expect((await server.raw('GET', '/api-keys', { as: test })).status).toBe(200);
   });
 });
 
@@ -121,7 +121,7 @@ describe('methods', () => {
 describe('authentication headers', () => {
   it('an Authorization header of another scheme is 401 missing_api_key, as the error table says', async () => {
     for (const authorization of ['Basic dXNlcjpwYXNz', `Token ${server.test.key}`, server.test.key]) {
-      const response = await server.request('GET', '/balance', { headers: { authorization } });
+      const response = await server.raw('GET', '/balance', { headers: { authorization } });
       expect({ authorization, status: response.status, code: response.body.error.code }).toEqual({
         authorization,
         status: 401,
@@ -129,19 +129,19 @@ describe('authentication headers', () => {
       });
     }
     // A Bearer header with a wrong key is still a wrong key.
-    const wrong = await server.request('GET', '/balance', {
+    const wrong = await server.raw('GET', '/balance', {
       headers: { authorization: 'Bearer sk_test_nope' },
     });
     expect(wrong.body.error.code).toBe('invalid_api_key');
   });
 
   it('X-API-User is a UUID and is compared without regard to letter case', async () => {
-    const upper = await server.request('GET', '/balance', {
+    const upper = await server.raw('GET', '/balance', {
       headers: { 'x-api-user': server.test.apiUser.toUpperCase() },
     });
     expect(upper.status).toBe(200);
     const other = await server.newAccount('Another user');
-    const foreign = await server.request('GET', '/balance', {
+    const foreign = await server.raw('GET', '/balance', {
       headers: { 'x-api-user': other.test.apiUser.toUpperCase() },
     });
     expect(foreign.body.error.code).toBe('invalid_api_user');

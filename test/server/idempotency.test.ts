@@ -20,7 +20,7 @@ const payment = (amount = 1000) => ({
 });
 
 async function countPayments() {
-  const response = await server.request('GET', '/payments', { query: { limit: 100 } });
+  const response = await server.raw('GET', '/payments', { query: { limit: 100 } });
   return response.body.data.items.length as number;
 }
 
@@ -31,7 +31,7 @@ describe('Idempotency-Key on POST', () => {
     const key = 'fingerprint-format';
     const body = { ...payment(777), reference: 'fp' };
     expect(
-      (await server.request('POST', '/payments', { body, headers: { 'idempotency-key': key } })).status,
+      (await server.raw('POST', '/payments', { body, headers: { 'idempotency-key': key } })).status,
     ).toBe(202);
     const canonical = `{${Object.keys(body)
       .sort()
@@ -49,8 +49,8 @@ describe('Idempotency-Key on POST', () => {
   it('the same key and body replays the first response, status and body, and creates nothing more', async () => {
     const before = await countPayments();
     const headers = { 'idempotency-key': 'order-1042-attempt' };
-    const first = await server.request('POST', '/payments', { body: payment(), headers });
-    const second = await server.request('POST', '/payments', { body: payment(), headers });
+    const first = await server.raw('POST', '/payments', { body: payment(), headers });
+    const second = await server.raw('POST', '/payments', { body: payment(), headers });
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
     expect(second.body).toEqual(first.body);
@@ -65,37 +65,37 @@ describe('Idempotency-Key on POST', () => {
     const shop = await createService(server);
     const headers = { 'idempotency-key': 'before-deactivation' };
     const body = { ...payment(1200), service_id: shop };
-    const first = await server.request('POST', '/payments', { body, headers });
+    const first = await server.raw('POST', '/payments', { body, headers });
     expect(first.status).toBe(202);
-    await server.request('PUT', `/services/${shop}`, { body: { status: 'inactive' } });
-    const fresh = await server.request('POST', '/payments', {
+    await server.raw('PUT', `/services/${shop}`, { body: { status: 'inactive' } });
+    const fresh = await server.raw('POST', '/payments', {
       body,
       headers: { 'idempotency-key': 'after' },
     });
     expect(fresh.status).toBe(422);
     expect(fresh.body.error.code).toBe('service_inactive');
-    const retry = await server.request('POST', '/payments', { body, headers });
+    const retry = await server.raw('POST', '/payments', { body, headers });
     expect(retry.status).toBe(202);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    const reused = await server.request('POST', '/payments', { body: { ...body, amount: 1300 }, headers });
+    const reused = await server.raw('POST', '/payments', { body: { ...body, amount: 1300 }, headers });
     expect(reused.status).toBe(409);
     expect(reused.body.error.code).toBe('idempotency_key_reused');
   });
 
   it('the body is compared as JSON: the same fields in another order are the same request', async () => {
     const headers = { 'idempotency-key': 'reordered' };
-    const first = await server.request('POST', '/payments', { body: payment(1100), headers });
+    const first = await server.raw('POST', '/payments', { body: payment(1100), headers });
     const { amount, ...rest } = payment(1100);
-    const second = await server.request('POST', '/payments', { body: { ...rest, amount }, headers });
+    const second = await server.raw('POST', '/payments', { body: { ...rest, amount }, headers });
     expect(second.body).toEqual(first.body);
   });
 
   it('the same key with another body is 409 idempotency_key_reused and creates nothing', async () => {
     const headers = { 'idempotency-key': 'reused-key' };
-    await server.request('POST', '/payments', { body: payment(1200), headers });
+    await server.raw('POST', '/payments', { body: payment(1200), headers });
     const before = await countPayments();
-    const response = await server.request('POST', '/payments', { body: payment(1300), headers });
+    const response = await server.raw('POST', '/payments', { body: payment(1300), headers });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('idempotency_key_reused');
     expect(await countPayments()).toBe(before);
@@ -103,8 +103,8 @@ describe('Idempotency-Key on POST', () => {
 
   it('the same key on another path is another request: 409', async () => {
     const headers = { 'idempotency-key': 'path-scoped' };
-    await server.request('POST', '/payments', { body: payment(1400), headers });
-    const response = await server.request('POST', '/payments/direct', { body: payment(1400), headers });
+    await server.raw('POST', '/payments', { body: payment(1400), headers });
+    const response = await server.raw('POST', '/payments/direct', { body: payment(1400), headers });
     expect(response.status).toBe(409);
   });
 
@@ -112,8 +112,8 @@ describe('Idempotency-Key on POST', () => {
     const other = await server.newAccount('Other');
     const otherService = await createService(server, other.test);
     const headers = { 'idempotency-key': 'shared-name' };
-    const mine = await server.request('POST', '/payments', { body: payment(), headers });
-    const theirs = await server.request('POST', '/payments', {
+    const mine = await server.raw('POST', '/payments', { body: payment(), headers });
+    const theirs = await server.raw('POST', '/payments', {
       as: other.test,
       body: { ...payment(), service_id: otherService },
       headers,
@@ -126,27 +126,27 @@ describe('Idempotency-Key on POST', () => {
     const fresh = await server.newAccount('Retry after funding');
     const headers = { 'idempotency-key': 'payout-after-topup' };
     const body = { amount: 500, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' };
-    const refused = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    const refused = await server.raw('POST', '/payouts', { as: fresh.test, body, headers });
     expect(refused.status).toBe(403);
     await fund(server, 500, fresh.test);
-    const accepted = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    const accepted = await server.raw('POST', '/payouts', { as: fresh.test, body, headers });
     expect(accepted.status).toBe(202);
-    const replayed = await server.request('POST', '/payouts', { as: fresh.test, body, headers });
+    const replayed = await server.raw('POST', '/payouts', { as: fresh.test, body, headers });
     expect(replayed.body).toEqual(accepted.body);
     expect(await balanceOf(server, fresh.test)).toBe(0);
   });
 
   it('a key expires after 24 hours: it then names a new request', async () => {
     const headers = { 'idempotency-key': 'day-old' };
-    const first = await server.request('POST', '/payments', { body: payment(1500), headers });
+    const first = await server.raw('POST', '/payments', { body: payment(1500), headers });
     server.clock.advance(24 * 3600 * 1000 + 1);
-    const second = await server.request('POST', '/payments', { body: payment(1500), headers });
+    const second = await server.raw('POST', '/payments', { body: payment(1500), headers });
     expect(second.status).toBe(202);
     expect(second.body.data.transaction_id).not.toBe(first.body.data.transaction_id);
   });
 
   it('a malformed key (control characters, over 255 characters) is 400 invalid_parameter', async () => {
-    const response = await server.request('POST', '/payments', {
+    const response = await server.raw('POST', '/payments', {
       body: payment(),
       headers: { 'idempotency-key': 'x'.repeat(256) },
     });
@@ -162,13 +162,13 @@ describe('concurrent duplicates', () => {
     const headers = { 'idempotency-key': 'parallel-key' };
     const body = { amount: 1000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' };
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () => server.request('POST', '/payouts', { as: fresh.test, body, headers })),
+      Array.from({ length: 30 }, () => server.raw('POST', '/payouts', { as: fresh.test, body, headers })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(30).fill(202));
     const ids = new Set(responses.map((r) => r.body.data.transaction_id));
     expect(ids.size).toBe(1);
     expect(await balanceOf(server, fresh.test)).toBe(9000);
-    const payouts = await server.request('GET', '/payouts', { as: fresh.test });
+    const payouts = await server.raw('GET', '/payouts', { as: fresh.test });
     expect(payouts.body.data.items).toHaveLength(1);
   });
 });

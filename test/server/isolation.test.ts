@@ -56,7 +56,7 @@ function request(
   body?: Json,
   query?: Record<string, string | number>,
 ) {
-  return server.request(method, path, {
+  return server.raw(method, path, {
     as: as.as,
     ...(body !== undefined ? { body } : {}),
     ...(query ? { query } : {}),
@@ -97,7 +97,7 @@ beforeAll(async () => {
   for (const name of partyNames) {
     const [account, mode] = name.split(' ') as ['A' | 'B', 'test' | 'live'];
     const as = accounts[account][mode];
-    const balance = await dataOf(await server.request('GET', '/balance', { as }), 200, `${name} balance`);
+    const balance = await dataOf(await server.raw('GET', '/balance', { as }), 200, `${name} balance`);
     parties[name] = {
       name,
       mode,

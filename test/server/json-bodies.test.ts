@@ -48,7 +48,7 @@ describe('JSON request bodies', () => {
     ]);
 
   async function serviceNames(): Promise<string[]> {
-    const page = await server.request('GET', '/services?limit=100');
+    const page = await server.raw('GET', '/services?limit=100');
     return page.body.data.items.map((item: { name: string }) => item.name);
   }
 
@@ -161,7 +161,7 @@ describe('JSON request bodies', () => {
     const after = await serviceNames();
     expect(after).toEqual(before);
     expect(errorsSince(lines, logged)).toEqual([]);
-    expect((await server.request('GET', '/balance')).status).toBe(200);
+    expect((await server.raw('GET', '/balance')).status).toBe(200);
   });
 });
 

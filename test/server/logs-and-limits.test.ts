@@ -7,7 +7,7 @@ describe('GET /logs', () => {
 
   it('records every call, rejected ones included, without keys, secrets or bodies', async () => {
     const serviceId = await createService(server);
-    const created = await server.request('POST', '/payments', {
+    const created = await server.raw('POST', '/payments', {
       body: {
         amount: 1,
         currency: 'XAF',
@@ -16,11 +16,11 @@ describe('GET /logs', () => {
         service_id: serviceId,
       },
     });
-    const refused = await server.request('POST', '/payouts', {
+    const refused = await server.raw('POST', '/payouts', {
       body: { amount: 999, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     await server.flushLogs();
-    const logs = await server.request('GET', '/logs', { query: { limit: 100 } });
+    const logs = await server.raw('GET', '/logs', { query: { limit: 100 } });
     expect(logs.status).toBe(200);
     const byRequest = new Map(logs.body.data.items.map((l: { request_id: string }) => [l.request_id, l]));
     expect(byRequest.get(created.headers.get('x-request-id'))).toMatchObject({
@@ -40,10 +40,10 @@ describe('GET /logs', () => {
   });
 
   it('filters by method, path, status, status class, error code, request id and time, and pages', async () => {
-    for (let i = 0; i < 5; i++) await server.request('GET', '/balance');
-    await server.request('GET', '/payments/pay_000000000000000000000000');
+    for (let i = 0; i < 5; i++) await server.raw('GET', '/balance');
+    await server.raw('GET', '/payments/pay_000000000000000000000000');
     await server.flushLogs();
-    const get = (query: Record<string, string | number>) => server.request('GET', '/logs', { query });
+    const get = (query: Record<string, string | number>) => server.raw('GET', '/logs', { query });
     const notFound = await get({ status: 404 });
     expect(notFound.body.data.items.every((l: { status: number }) => l.status === 404)).toBe(true);
     expect(notFound.body.data.items.length).toBeGreaterThanOrEqual(1);
@@ -72,26 +72,26 @@ describe('GET /logs', () => {
 
   it('an account sees only its own calls, in the mode of its key', async () => {
     const other = await server.newAccount('Other');
-    await server.request('GET', '/balance', { as: other.test });
-    await server.request('GET', '/balance', { as: server.live });
+    await server.raw('GET', '/balance', { as: other.test });
+    await server.raw('GET', '/balance', { as: server.live });
     await server.flushLogs();
-    const theirs = await server.request('GET', '/logs', { as: other.test, query: { limit: 100 } });
+    const theirs = await server.raw('GET', '/logs', { as: other.test, query: { limit: 100 } });
     expect(
       theirs.body.data.items.every((l: { key_id: string }) => l.key_id === theirs.body.data.items[0].key_id),
     ).toBe(true);
-    const mine = await server.request('GET', '/logs', { query: { limit: 100 } });
+    const mine = await server.raw('GET', '/logs', { query: { limit: 100 } });
     const theirIds = new Set(theirs.body.data.items.map((l: { id: string }) => l.id));
     expect(mine.body.data.items.some((l: { id: string }) => theirIds.has(l.id))).toBe(false);
-    const live = await server.request('GET', '/logs', { as: server.live, query: { limit: 100 } });
+    const live = await server.raw('GET', '/logs', { as: server.live, query: { limit: 100 } });
     expect(live.body.data.items.every((l: { mode: string }) => l.mode === 'live')).toBe(true);
   });
 
   it('a key rotation leaves an audit trail: the rotating call, with the key that made it', async () => {
     const fresh = await server.newAccount('Audited');
-    const rotation = await server.request('POST', '/api-keys/rotate', { as: fresh.test });
+    const rotation = await server.raw('POST', '/api-keys/rotate', { as: fresh.test });
     const next = { apiUser: fresh.test.apiUser, key: rotation.body.data.secret_key as string };
     await server.flushLogs();
-    const logs = await server.request('GET', '/logs', { as: next, query: { path: '/v1/api-keys/rotate' } });
+    const logs = await server.raw('GET', '/logs', { as: next, query: { path: '/v1/api-keys/rotate' } });
     expect(logs.body.data.items).toHaveLength(1);
     expect(logs.body.data.items[0]).toMatchObject({
       status: 201,
@@ -104,7 +104,7 @@ describe('rate limits', () => {
   const server = useTestServer({ RATE_LIMIT_PER_WINDOW: '5', RATE_LIMIT_WINDOW_MS: '60000' });
 
   it('a burst past the limit gets 429 rate_limited with Retry-After and RateLimit headers; other keys are not affected', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, () => server.request('GET', '/balance')));
+    const responses = await Promise.all(Array.from({ length: 8 }, () => server.raw('GET', '/balance')));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);
@@ -116,7 +116,7 @@ describe('rate limits', () => {
     const ok = responses.find((r) => r.status === 200);
     expect(ok?.headers.get('ratelimit-limit')).toBe('5');
     const other = await server.newAccount('Unaffected');
-    expect((await server.request('GET', '/balance', { as: other.test })).status).toBe(200);
+    expect((await server.raw('GET', '/balance', { as: other.test })).status).toBe(200);
   });
 });
 
@@ -129,13 +129,13 @@ describe('operations endpoints', () => {
   afterAll(() => server.close());
 
   it('GET /v1/healthz answers without a key', async () => {
-    const response = await server.request('GET', '/healthz', { as: null });
+    const response = await server.raw('GET', '/healthz', { as: null });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: 'success', data: { service: 'ok', database: 'ok' } });
   });
 
   it('GET /metrics exposes request counts by operation and the outbox depth', async () => {
-    await server.request('GET', '/balance');
+    await server.raw('GET', '/balance');
     const response = await fetch(server.url.replace(/\/v1$/, '/metrics'), {
       headers: { authorization: `Bearer ${metricsToken}` },
     });

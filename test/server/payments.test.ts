@@ -25,7 +25,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 describe('POST /payments', () => {
   it('answers 202 with the payment initiated, and credits nothing yet', async () => {
     const before = await balanceOf(server);
-    const response = await server.request('POST', '/payments', { body: body({ reference: 'order-1' }) });
+    const response = await server.raw('POST', '/payments', { body: body({ reference: 'order-1' }) });
     expect(response.status).toBe(202);
     expect(response.body.status).toBe('success');
     expect(response.body.data).toMatchObject({
@@ -46,11 +46,11 @@ describe('POST /payments', () => {
     const before = await balanceOf(server);
     const id = await collect(server, serviceId, 1200);
     await server.settle();
-    const payment = await server.request('GET', `/payments/${id}`);
+    const payment = await server.raw('GET', `/payments/${id}`);
     expect(payment.body.data).toMatchObject({ status: 'success', failure_code: null });
     expect(payment.body.data.completed_at).not.toBeNull();
     expect(await balanceOf(server)).toBe(before + 1200);
-    const events = await server.request('GET', '/events', { query: { transaction_id: id } });
+    const events = await server.raw('GET', '/events', { query: { transaction_id: id } });
     expect(events.body.data.items.map((e: { event: string }) => e.event)).toEqual(['payment.completed']);
     expect(events.body.data.items[0].data).toEqual({
       transaction_id: id,
@@ -68,32 +68,32 @@ describe('POST /payments', () => {
     const before = await balanceOf(server);
     const id = await collect(server, serviceId, 700, sandbox.mtn.fails);
     await server.settle();
-    const payment = await server.request('GET', `/payments/${id}`);
+    const payment = await server.raw('GET', `/payments/${id}`);
     expect(payment.body.data).toMatchObject({ status: 'failed', failure_code: 'payer_declined' });
     expect(await balanceOf(server)).toBe(before);
-    const events = await server.request('GET', '/events', { query: { transaction_id: id } });
+    const events = await server.raw('GET', '/events', { query: { transaction_id: id } });
     expect(events.body.data.items.map((e: { event: string }) => e.event)).toEqual(['payment.failed']);
   });
 
   it('with a number ending in 4 > stays initiated, then ends expired at expires_at', async () => {
     const id = await collect(server, serviceId, 900, sandbox.mtn.neverSettles);
     await server.settle(5_000);
-    expect((await server.request('GET', `/payments/${id}`)).body.data.status).toBe('initiated');
+    expect((await server.raw('GET', `/payments/${id}`)).body.data.status).toBe('initiated');
     await server.settle(300_000);
-    const payment = await server.request('GET', `/payments/${id}`);
+    const payment = await server.raw('GET', `/payments/${id}`);
     expect(payment.body.data.status).toBe('expired');
-    const events = await server.request('GET', '/events', { query: { transaction_id: id } });
+    const events = await server.raw('GET', '/events', { query: { transaction_id: id } });
     expect(events.body.data.items.map((e: { event: string }) => e.event)).toEqual(['payment.expired']);
   });
 
   it('is the same operation as POST /payments/direct', async () => {
-    const response = await server.request('POST', '/payments/direct', { body: body() });
+    const response = await server.raw('POST', '/payments/direct', { body: body() });
     expect(response.status).toBe(202);
     expect(response.body.data.flow).toBe('direct');
   });
 
   it('naming an unknown service > 422 service_not_found', async () => {
-    const response = await server.request('POST', '/payments', {
+    const response = await server.raw('POST', '/payments', {
       body: body({ service_id: 'svc_000000000000000000000000' }),
     });
     expect(response.status).toBe(422);
@@ -104,7 +104,7 @@ describe('POST /payments', () => {
   it('without a service_id > 400 missing_field, saying a service comes first (POST /services)', async () => {
     const { service_id: _none, ...withoutService } = body();
     for (const path of ['/payments', '/payments/initiate']) {
-      const response = await server.request('POST', path, { body: withoutService });
+      const response = await server.raw('POST', path, { body: withoutService });
       expect(response.status, path).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'missing_field', param: 'service_id' });
       expect(response.body.error.message).toContain('POST /services');
@@ -113,11 +113,11 @@ describe('POST /payments', () => {
 
   it('naming an inactive or deleted service > 422 service_inactive', async () => {
     const inactive = await createService(server, server.test, 'Paused');
-    await server.request('PUT', `/services/${inactive}`, { body: { status: 'inactive' } });
+    await server.raw('PUT', `/services/${inactive}`, { body: { status: 'inactive' } });
     const deleted = await createService(server, server.test, 'Gone');
-    await server.request('DELETE', `/services/${deleted}`);
+    await server.raw('DELETE', `/services/${deleted}`);
     for (const id of [inactive, deleted]) {
-      const response = await server.request('POST', '/payments', { body: body({ service_id: id }) });
+      const response = await server.raw('POST', '/payments', { body: body({ service_id: id }) });
       expect(response.status).toBe(422);
       expect(response.body.error.code).toBe('service_inactive');
     }
@@ -125,13 +125,13 @@ describe('POST /payments', () => {
 
   it('the specification, rule 2 > a missing required field is 400 missing_field naming it', async () => {
     const { customer_msisdn: _, ...rest } = body();
-    const response = await server.request('POST', '/payments', { body: rest });
+    const response = await server.raw('POST', '/payments', { body: rest });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'missing_field', param: 'customer_msisdn' });
   });
 
   it('a POST with no body at all is 400 missing_field, not a media type error', async () => {
-    const response = await server.request('POST', '/payments');
+    const response = await server.raw('POST', '/payments');
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({
       code: 'missing_field',
@@ -140,7 +140,7 @@ describe('POST /payments', () => {
   });
 
   it('an unknown query parameter is named in the message', async () => {
-    const response = await server.request('GET', '/payments', { query: { colour: 'blue' } });
+    const response = await server.raw('GET', '/payments', { query: { colour: 'blue' } });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({
       code: 'invalid_parameter',
@@ -151,7 +151,7 @@ describe('POST /payments', () => {
 
   it('the specification, rule 3 > an amount of 0 or less is invalid_amount: "must be greater than 0"', async () => {
     for (const amount of [0, -1]) {
-      const response = await server.request('POST', '/payments', { body: body({ amount }) });
+      const response = await server.raw('POST', '/payments', { body: body({ amount }) });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_amount');
       expect(response.body.error.message).toMatch(/amount must be greater than 0/);
@@ -159,7 +159,7 @@ describe('POST /payments', () => {
   });
 
   it('a fractional amount is invalid_amount: money is an integer of minor units', async () => {
-    const response = await server.request('POST', '/payments', { body: body({ amount: 10.5 }) });
+    const response = await server.raw('POST', '/payments', { body: body({ amount: 10.5 }) });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('invalid_amount');
   });
@@ -167,7 +167,7 @@ describe('POST /payments', () => {
 
 describe('POST /payments/initiate (hosted checkout)', () => {
   it('answers 202 with a checkout link, no payer yet, expiring as asked', async () => {
-    const response = await server.request('POST', '/payments/initiate', {
+    const response = await server.raw('POST', '/payments/initiate', {
       body: { amount: 3000, currency: 'XAF', service_id: serviceId, expires_in_seconds: 600 },
     });
     expect(response.status).toBe(202);
@@ -183,11 +183,11 @@ describe('POST /payments/initiate (hosted checkout)', () => {
   });
 
   it('an unpaid link ends expired at expires_at', async () => {
-    const response = await server.request('POST', '/payments/initiate', {
+    const response = await server.raw('POST', '/payments/initiate', {
       body: { amount: 3000, currency: 'XAF', service_id: serviceId, expires_in_seconds: 60 },
     });
     await server.settle(61_000);
-    const payment = await server.request('GET', `/payments/${response.body.data.transaction_id}`);
+    const payment = await server.raw('GET', `/payments/${response.body.data.transaction_id}`);
     expect(payment.body.data.status).toBe('expired');
   });
 });
@@ -207,7 +207,7 @@ describe('GET /payments', () => {
     for (let page = 0; page < 10; page++) {
       const query: Record<string, string | number> = { limit: 2, status: 'success' };
       if (cursor) query.cursor = cursor;
-      const response = await server.request('GET', '/payments', { as: fresh.test, query });
+      const response = await server.raw('GET', '/payments', { as: fresh.test, query });
       expect(response.status).toBe(200);
       seen.push(...response.body.data.items.map((p: { transaction_id: string }) => p.transaction_id));
       if (!response.body.data.has_more) {
@@ -220,7 +220,7 @@ describe('GET /payments', () => {
   });
 
   it('a cursor this API never returned is 400 invalid_parameter', async () => {
-    const response = await server.request('GET', '/payments', { query: { cursor: 'bm90LWEtY3Vyc29y' } });
+    const response = await server.raw('GET', '/payments', { query: { cursor: 'bm90LWEtY3Vyc29y' } });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'invalid_parameter', param: 'cursor' });
   });
@@ -229,7 +229,7 @@ describe('GET /payments', () => {
 describe('date filters', () => {
   it('an impossible date is 400 invalid_parameter, not an empty page or another day', async () => {
     for (const created_lt of ['2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-20T25:00:00Z']) {
-      const response = await server.request('GET', '/payments', { query: { created_lt } });
+      const response = await server.raw('GET', '/payments', { query: { created_lt } });
       expect(response.status, created_lt).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_parameter', param: 'created_lt' });
     }

@@ -6,7 +6,7 @@ import { reconcile, useTestServer } from '../support/server.js';
 const server = useTestServer();
 
 async function ledger(as = server.test) {
-  const response = await server.request('GET', '/balance/transactions', { as, query: { limit: 100 } });
+  const response = await server.raw('GET', '/balance/transactions', { as, query: { limit: 100 } });
   return response.body.data.items as Array<{
     type: string;
     amount: number;
@@ -20,7 +20,7 @@ describe('POST /payouts', () => {
     const fresh = await server.newAccount('Short');
     await fund(server, 1000, fresh.test);
     const before = await ledger(fresh.test);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       as: fresh.test,
       body: { amount: 1001, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
@@ -28,14 +28,14 @@ describe('POST /payouts', () => {
     expect(response.body.error.code).toBe('insufficient_balance');
     expect(await balanceOf(server, fresh.test)).toBe(1000);
     expect(await ledger(fresh.test)).toEqual(before);
-    const payouts = await server.request('GET', '/payouts', { as: fresh.test });
+    const payouts = await server.raw('GET', '/payouts', { as: fresh.test });
     expect(payouts.body.data.items).toEqual([]);
   });
 
   it('debits when accepted (pending), and stays debited when the operator pays', async () => {
     await fund(server, 10_000);
     const before = await balanceOf(server);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: {
         amount: 4000,
         recipient_msisdn: sandbox.mtn.succeeds,
@@ -51,7 +51,7 @@ describe('POST /payouts', () => {
     });
     expect(await balanceOf(server)).toBe(before - 4000);
     await server.settle();
-    const payout = await server.request('GET', `/payouts/${response.body.data.transaction_id}`);
+    const payout = await server.raw('GET', `/payouts/${response.body.data.transaction_id}`);
     expect(payout.body.data.status).toBe('success');
     expect(await balanceOf(server)).toBe(before - 4000);
   });
@@ -59,13 +59,13 @@ describe('POST /payouts', () => {
   it('when the operator refuses (number ending in 1) > ends failed and the amount comes back', async () => {
     await fund(server, 5000);
     const before = await balanceOf(server);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 2500, recipient_msisdn: sandbox.mtn.fails, payout_type: 'transfer' },
     });
     const id = response.body.data.transaction_id;
     expect(await balanceOf(server)).toBe(before - 2500);
     await server.settle();
-    const payout = await server.request('GET', `/payouts/${id}`);
+    const payout = await server.raw('GET', `/payouts/${id}`);
     expect(payout.body.data).toMatchObject({ status: 'failed', failure_code: 'recipient_rejected' });
     expect(await balanceOf(server)).toBe(before);
     const entries = (await ledger()).filter((e) => e.source_id === id).map((e) => [e.type, e.amount]);
@@ -73,22 +73,22 @@ describe('POST /payouts', () => {
       ['payout_reversal', 2500],
       ['payout', -2500],
     ]);
-    const events = await server.request('GET', '/events', { query: { transaction_id: id } });
+    const events = await server.raw('GET', '/events', { query: { transaction_id: id } });
     expect(events.body.data.items.map((e: { event: string }) => e.event)).toEqual(['payout.failed']);
   });
 
   it('when the operator never answers (number ending in 4) > fails with operator_timeout and is reversed', async () => {
     await fund(server, 3000);
     const before = await balanceOf(server);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 3000, recipient_msisdn: sandbox.mtn.neverSettles, payout_type: 'withdrawal' },
     });
     await server.settle(10_000);
-    expect(
-      (await server.request('GET', `/payouts/${response.body.data.transaction_id}`)).body.data.status,
-    ).toBe('pending');
+    expect((await server.raw('GET', `/payouts/${response.body.data.transaction_id}`)).body.data.status).toBe(
+      'pending',
+    );
     await server.settle(300_000);
-    const payout = await server.request('GET', `/payouts/${response.body.data.transaction_id}`);
+    const payout = await server.raw('GET', `/payouts/${response.body.data.transaction_id}`);
     expect(payout.body.data).toMatchObject({ status: 'failed', failure_code: 'operator_timeout' });
     expect(await balanceOf(server)).toBe(before);
   });
@@ -103,7 +103,7 @@ describe('POST /payouts', () => {
         recipient_wallet_id: 'wal_000000000000000000000000',
       },
     ]) {
-      const response = await server.request('POST', '/payouts', { body });
+      const response = await server.raw('POST', '/payouts', { body });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_recipient', param: 'recipient_msisdn' });
     }
@@ -111,8 +111,8 @@ describe('POST /payouts', () => {
 
   it('a withdrawal to a wallet is 400 invalid_recipient: withdrawals go to a Mobile Money number', async () => {
     const other = await server.newAccount('Other');
-    const wallet = (await server.request('GET', '/balance', { as: other.test })).body.data.wallet_id;
-    const response = await server.request('POST', '/payouts', {
+    const wallet = (await server.raw('GET', '/balance', { as: other.test })).body.data.wallet_id;
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 100, payout_type: 'withdrawal', recipient_wallet_id: wallet },
     });
     expect(response.status).toBe(400);
@@ -121,10 +121,10 @@ describe('POST /payouts', () => {
 
   it('a transfer to another user wallet completes at once and credits them', async () => {
     const other = await server.newAccount('Recipient');
-    const wallet = (await server.request('GET', '/balance', { as: other.test })).body.data.wallet_id;
+    const wallet = (await server.raw('GET', '/balance', { as: other.test })).body.data.wallet_id;
     await fund(server, 2000);
     const before = await balanceOf(server);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 1500, payout_type: 'transfer', recipient_wallet_id: wallet },
     });
     expect(response.status).toBe(202);
@@ -142,13 +142,13 @@ describe('POST /payouts', () => {
   });
 
   it('a transfer to your own wallet is 422 self_transfer; to an unknown one 422 wallet_not_found', async () => {
-    const own = (await server.request('GET', '/balance')).body.data.wallet_id;
-    const self = await server.request('POST', '/payouts', {
+    const own = (await server.raw('GET', '/balance')).body.data.wallet_id;
+    const self = await server.raw('POST', '/payouts', {
       body: { amount: 1, payout_type: 'transfer', recipient_wallet_id: own },
     });
     expect(self.status).toBe(422);
     expect(self.body.error.code).toBe('self_transfer');
-    const unknown = await server.request('POST', '/payouts', {
+    const unknown = await server.raw('POST', '/payouts', {
       body: { amount: 1, payout_type: 'transfer', recipient_wallet_id: 'wal_000000000000000000000000' },
     });
     expect(unknown.status).toBe(422);
@@ -157,7 +157,7 @@ describe('POST /payouts', () => {
 
   it('the currency defaults to the account default currency (XAF)', async () => {
     await fund(server, 100);
-    const response = await server.request('POST', '/payouts', {
+    const response = await server.raw('POST', '/payouts', {
       body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     expect(response.body.data.currency).toBe('XAF');
@@ -168,7 +168,7 @@ describe('POST /payouts/bulk', () => {
   it('creates every payout of the batch, tagged with its bulk_id, debiting the total', async () => {
     const fresh = await server.newAccount('Bulk');
     await fund(server, 10_000, fresh.test);
-    const response = await server.request('POST', '/payouts/bulk', {
+    const response = await server.raw('POST', '/payouts/bulk', {
       as: fresh.test,
       body: {
         currency: 'XAF',
@@ -181,7 +181,7 @@ describe('POST /payouts/bulk', () => {
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({ count: 2, total_amount: 3000, currency: 'XAF' });
     expect(await balanceOf(server, fresh.test)).toBe(7000);
-    const listed = await server.request('GET', '/payouts', {
+    const listed = await server.raw('GET', '/payouts', {
       as: fresh.test,
       query: { bulk_id: response.body.data.bulk_id },
     });
@@ -193,7 +193,7 @@ describe('POST /payouts/bulk', () => {
   it('is all or nothing: a total the balance cannot fund is 403 and creates no payout', async () => {
     const fresh = await server.newAccount('Bulk short');
     await fund(server, 2500, fresh.test);
-    const response = await server.request('POST', '/payouts/bulk', {
+    const response = await server.raw('POST', '/payouts/bulk', {
       as: fresh.test,
       body: {
         items: [
@@ -204,13 +204,13 @@ describe('POST /payouts/bulk', () => {
     });
     expect(response.status).toBe(403);
     expect(await balanceOf(server, fresh.test)).toBe(2500);
-    expect((await server.request('GET', '/payouts', { as: fresh.test })).body.data.items).toEqual([]);
+    expect((await server.raw('GET', '/payouts', { as: fresh.test })).body.data.items).toEqual([]);
   });
 
   it('one bad item refuses the whole batch, naming the item', async () => {
     const fresh = await server.newAccount('Bulk bad');
     await fund(server, 5000, fresh.test);
-    const response = await server.request('POST', '/payouts/bulk', {
+    const response = await server.raw('POST', '/payouts/bulk', {
       as: fresh.test,
       body: {
         items: [
@@ -233,7 +233,7 @@ describe('POST /payouts/bulk', () => {
       recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
     }));
-    const response = await server.request('POST', '/payouts/bulk', { body: { items } });
+    const response = await server.raw('POST', '/payouts/bulk', { body: { items } });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('too_many_items');
   });
@@ -248,7 +248,7 @@ describe('POST /refunds', () => {
   it('refunds part of a successful payment to its payer, then the rest, never more', async () => {
     const paymentId = await collect(server, serviceId, 5000);
     await server.settle();
-    const first = await server.request('POST', '/refunds', { body: { payment_id: paymentId, amount: 2000 } });
+    const first = await server.raw('POST', '/refunds', { body: { payment_id: paymentId, amount: 2000 } });
     expect(first.status).toBe(202);
     expect(first.body.data).toMatchObject({
       payout_type: 'refund',
@@ -257,13 +257,13 @@ describe('POST /refunds', () => {
       amount: 2000,
       status: 'pending',
     });
-    const rest = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+    const rest = await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(rest.status).toBe(202);
     expect(rest.body.data.amount).toBe(3000);
-    const more = await server.request('POST', '/refunds', { body: { payment_id: paymentId, amount: 1 } });
+    const more = await server.raw('POST', '/refunds', { body: { payment_id: paymentId, amount: 1 } });
     expect(more.status).toBe(422);
     expect(more.body.error.code).toBe('refund_exceeds_payment');
-    const payment = await server.request('GET', `/payments/${paymentId}`);
+    const payment = await server.raw('GET', `/payments/${paymentId}`);
     expect(payment.body.data.refunded_amount).toBe(5000);
   });
 
@@ -273,7 +273,7 @@ describe('POST /refunds', () => {
     const paymentId = await collect(server, serviceId, 4000, sandbox.mtn.succeeds);
     await server.settle();
     const before = await balanceOf(server);
-    const refund = await server.request('POST', '/refunds', {
+    const refund = await server.raw('POST', '/refunds', {
       body: { payment_id: paymentId, amount: 1000 },
     });
     expect(refund.status).toBe(202);
@@ -286,21 +286,21 @@ describe('POST /refunds', () => {
     });
     expect(applied).toBe(true);
     expect(await balanceOf(server)).toBe(before);
-    expect((await server.request('GET', `/payments/${paymentId}`)).body.data.refunded_amount).toBe(0);
-    const again = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+    expect((await server.raw('GET', `/payments/${paymentId}`)).body.data.refunded_amount).toBe(0);
+    const again = await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(again.body.data.amount).toBe(4000);
   });
 
   it('a payment that did not succeed is 409 payment_not_refundable', async () => {
     const paymentId = await collect(server, serviceId, 4000, sandbox.mtn.fails);
     await server.settle();
-    const response = await server.request('POST', '/refunds', { body: { payment_id: paymentId } });
+    const response = await server.raw('POST', '/refunds', { body: { payment_id: paymentId } });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('payment_not_refundable');
   });
 
   it('an unknown payment is 404', async () => {
-    const response = await server.request('POST', '/refunds', {
+    const response = await server.raw('POST', '/refunds', {
       body: { payment_id: 'pay_000000000000000000000000' },
     });
     expect(response.status).toBe(404);
@@ -312,7 +312,7 @@ describe('the ledger', () => {
   it('every balance equals the sum of its ledger after payouts that succeed, fail and time out', async () => {
     await fund(server, 9000);
     for (const recipient of [sandbox.mtn.succeeds, sandbox.mtn.fails, sandbox.mtn.neverSettles]) {
-      const sent = await server.request('POST', '/payouts', {
+      const sent = await server.raw('POST', '/payouts', {
         body: { amount: 1000, recipient_msisdn: recipient, payout_type: 'withdrawal' },
       });
       expect(sent.status).toBe(202);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const serviceId = await createService(server);
   await fund(server, 5000);
-  await server.request('POST', '/payments', {
+  await server.raw('POST', '/payments', {
     body: {
       amount: 1500,
       currency: 'XAF',
@@ -30,10 +30,10 @@ beforeAll(async () => {
       return_url: 'https://shop.example/back',
     },
   });
-  await server.request('POST', '/payments/initiate', {
+  await server.raw('POST', '/payments/initiate', {
     body: { amount: 900, currency: 'XAF', service_id: serviceId, reference: 'order "7" \u00e9\u2028' },
   });
-  await server.request('POST', '/payouts', {
+  await server.raw('POST', '/payouts', {
     body: { amount: 700, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
   });
   await server.flushLogs();

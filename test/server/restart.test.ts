@@ -8,7 +8,7 @@ describe('settlement after a restart', () => {
     const serviceId = await createService(server);
     await fund(server, 5000);
     const paymentId = await collect(server, serviceId, 2000);
-    const payout = await server.request('POST', '/payouts', {
+    const payout = await server.raw('POST', '/payouts', {
       body: { amount: 1500, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
     });
     expect(await balanceOf(server)).toBe(3500);

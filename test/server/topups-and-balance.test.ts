@@ -18,7 +18,7 @@ async function twoTopups() {
 }
 
 const topup = (amount: number, payer = sandbox.mtn.succeeds, currency = 'XAF') =>
-  server.request('POST', '/topups', {
+  server.raw('POST', '/topups', {
     body: { amount, currency, payer_msisdn: payer, payment_method: 'orange_money' },
   });
 
@@ -29,10 +29,10 @@ describe('POST /topups', () => {
     expect(response.body.data).toMatchObject({ status: 'initiated', payer_msisdn: sandbox.mtn.succeeds });
     expect(await balanceOf(server)).toBe(0);
     await server.settle();
-    const read = await server.request('GET', `/topups/${response.body.data.transaction_id}`);
+    const read = await server.raw('GET', `/topups/${response.body.data.transaction_id}`);
     expect(read.body.data.status).toBe('success');
     expect(await balanceOf(server)).toBe(50_000);
-    const events = await server.request('GET', '/events', {
+    const events = await server.raw('GET', '/events', {
       query: { transaction_id: response.body.data.transaction_id },
     });
     expect(events.body.data.items[0].event).toBe('topup.completed');
@@ -44,13 +44,11 @@ describe('POST /topups', () => {
     const failed = await topup(1000, sandbox.mtn.fails);
     const stuck = await topup(1000, sandbox.mtn.neverSettles);
     await server.settle(400_000);
-    expect(
-      (await server.request('GET', `/topups/${failed.body.data.transaction_id}`)).body.data,
-    ).toMatchObject({
+    expect((await server.raw('GET', `/topups/${failed.body.data.transaction_id}`)).body.data).toMatchObject({
       status: 'failed',
       failure_code: 'payer_declined',
     });
-    expect((await server.request('GET', `/topups/${stuck.body.data.transaction_id}`)).body.data.status).toBe(
+    expect((await server.raw('GET', `/topups/${stuck.body.data.transaction_id}`)).body.data.status).toBe(
       'expired',
     );
     expect(await balanceOf(server)).toBe(50_000);
@@ -58,7 +56,7 @@ describe('POST /topups', () => {
 
   it('keeps a balance per currency', async () => {
     await twoTopups();
-    const balance = await server.request('GET', '/balance');
+    const balance = await server.raw('GET', '/balance');
     expect(balance.body.data.balances).toEqual([
       { currency: 'GHS', available: 700 },
       { currency: 'XAF', available: 50_000 },
@@ -69,7 +67,7 @@ describe('POST /topups', () => {
 describe('GET /balance', () => {
   it('a new account shows its wallet and its default currency at zero', async () => {
     const fresh = await server.newAccount('Empty');
-    const response = await server.request('GET', '/balance', { as: fresh.test });
+    const response = await server.raw('GET', '/balance', { as: fresh.test });
     expect(response.body.data).toMatchObject({
       mode: 'test',
       default_currency: 'XAF',
@@ -85,12 +83,12 @@ describe('GET /balance/transactions', () => {
     await server.settle();
     await topup(700, sandbox.mtn.succeeds, 'GHS');
     await server.settle();
-    const all = await server.request('GET', '/balance/transactions');
+    const all = await server.raw('GET', '/balance/transactions');
     expect(all.body.data.items.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([
       ['topup', 700],
       ['topup', 50_000],
     ]);
-    const xaf = await server.request('GET', '/balance/transactions', { query: { currency: 'XAF' } });
+    const xaf = await server.raw('GET', '/balance/transactions', { query: { currency: 'XAF' } });
     expect(xaf.body.data.items).toHaveLength(1);
     expect(xaf.body.data.items[0].balance_after).toBe(50_000);
   });
@@ -102,7 +100,7 @@ describe('GET /reports/balance-transactions', () => {
     await server.settle();
     await topup(700, sandbox.mtn.succeeds, 'GHS');
     await server.settle();
-    const response = await server.request('GET', '/reports/balance-transactions', {
+    const response = await server.raw('GET', '/reports/balance-transactions', {
       query: { created_gte: '2020-01-01T00:00:00Z', created_lt: '2030-01-01T00:00:00Z' },
     });
     expect(response.status).toBe(200);
@@ -119,7 +117,7 @@ describe('GET /reports/balance-transactions', () => {
   it('reads a large ledger in chunks: 2 500 entries arrive whole and in order', async () => {
     const fresh = await server.newAccount('Big ledger');
     const { store } = server.service.deps;
-    const wallet = (await server.request('GET', '/balance', { as: fresh.test })).body.data.wallet_id;
+    const wallet = (await server.raw('GET', '/balance', { as: fresh.test })).body.data.wallet_id;
     const { credit } = await import('../../server/domain/ledger.js');
     await store.transact(async (tx) => {
       for (let i = 1; i <= 2500; i++) {
@@ -134,7 +132,7 @@ describe('GET /reports/balance-transactions', () => {
         });
       }
     });
-    const response = await server.request('GET', '/reports/balance-transactions', {
+    const response = await server.raw('GET', '/reports/balance-transactions', {
       as: fresh.test,
       query: { created_gte: '2020-01-01T00:00:00Z', created_lt: '2030-01-01T00:00:00Z', currency: 'XAF' },
     });
@@ -145,7 +143,7 @@ describe('GET /reports/balance-transactions', () => {
   });
 
   it('requires the period: a missing created_gte is 400', async () => {
-    const response = await server.request('GET', '/reports/balance-transactions', {
+    const response = await server.raw('GET', '/reports/balance-transactions', {
       query: { created_lt: '2030-01-01T00:00:00Z' },
     });
     expect(response.status).toBe(400);

@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 async function register(body: Record<string, unknown> = {}) {
-  const response = await server.request('POST', '/webhook-endpoints', {
+  const response = await server.raw('POST', '/webhook-endpoints', {
     body: { url: receiver.url, ...body },
   });
   expect(response.status).toBe(201);
@@ -42,21 +42,21 @@ async function register(body: Record<string, unknown> = {}) {
 }
 
 async function deliveriesOf(eventId: string) {
-  return (await server.request('GET', `/events/${eventId}/deliveries`)).body.data.items;
+  return (await server.raw('GET', `/events/${eventId}/deliveries`)).body.data.items;
 }
 
 describe('webhook endpoints', () => {
   it('registering shows the signing secret once; reads never show it', async () => {
     const endpoint = await register({ events: ['payment.completed'] });
     expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
-    const read = await server.request('GET', `/webhook-endpoints/${endpoint.id}`);
+    const read = await server.raw('GET', `/webhook-endpoints/${endpoint.id}`);
     expect(read.body.data.secret).toBeUndefined();
     expect(read.text).not.toContain(endpoint.secret);
-    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('refuses URLs that are not http or https', async () => {
-    const response = await server.request('POST', '/webhook-endpoints', {
+    const response = await server.raw('POST', '/webhook-endpoints', {
       body: { url: 'ftp://example.com/x' },
     });
     expect(response.status).toBe(400);
@@ -64,7 +64,7 @@ describe('webhook endpoints', () => {
 
   it('in live mode refuses loopback and private addresses', async () => {
     for (const url of [receiver.url, 'http://10.0.0.7/hook', 'http://169.254.169.254/latest']) {
-      const response = await server.request('POST', '/webhook-endpoints', { as: server.live, body: { url } });
+      const response = await server.raw('POST', '/webhook-endpoints', { as: server.live, body: { url } });
       expect(response.status, url).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'invalid_field', param: 'url' });
     }
@@ -90,11 +90,11 @@ describe('delivery', () => {
     ).toBe(false);
     const t = Number(/t=(\d+)/.exec(delivery?.headers['x-webhook-signature'] as string)?.[1]);
     expect(t).toBe(Math.floor(server.clock.now() / 1000));
-    const stored = await server.request('GET', `/events/${event.id}`);
+    const stored = await server.raw('GET', `/events/${event.id}`);
     expect(stored.body.data).toEqual(event);
     const [record] = await deliveriesOf(event.id);
     expect(record).toMatchObject({ status: 'succeeded', attempts: 1, last_response_status: 200 });
-    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('retries after a failure with backoff, and records every attempt', async () => {
@@ -104,7 +104,7 @@ describe('delivery', () => {
     const paymentId = await collect(server, serviceId, 1100, sandbox.mtn.fails);
     await server.settle();
     await server.deliverWebhooks();
-    const events = await server.request('GET', '/events', { query: { transaction_id: paymentId } });
+    const events = await server.raw('GET', '/events', { query: { transaction_id: paymentId } });
     const eventId = events.body.data.items[0].id;
     let [record] = await deliveriesOf(eventId);
     expect(record).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500 });
@@ -121,23 +121,23 @@ describe('delivery', () => {
     expect(record).toMatchObject({ status: 'succeeded', attempts: 3, last_response_status: 200 });
     const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
     expect(sent).toEqual([eventId, eventId, eventId]);
-    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('only sends the events an endpoint subscribes to, and nothing to a disabled one', async () => {
     const only = await register({ events: ['payment.failed'] });
     const disabled = await register();
-    await server.request('PUT', `/webhook-endpoints/${disabled.id}`, { body: { status: 'disabled' } });
+    await server.raw('PUT', `/webhook-endpoints/${disabled.id}`, { body: { status: 'disabled' } });
     const ok = await collect(server, serviceId, 1200);
     const ko = await collect(server, serviceId, 1300, sandbox.mtn.fails);
     await server.settle();
     const eventOf = async (id: string) =>
-      (await server.request('GET', '/events', { query: { transaction_id: id } })).body.data.items[0].id;
+      (await server.raw('GET', '/events', { query: { transaction_id: id } })).body.data.items[0].id;
     expect(await deliveriesOf(await eventOf(ok))).toEqual([]);
     const failed = await deliveriesOf(await eventOf(ko));
     expect(failed.map((d: { endpoint_id: string }) => d.endpoint_id)).toEqual([only.id]);
-    await server.request('DELETE', `/webhook-endpoints/${only.id}`);
-    await server.request('DELETE', `/webhook-endpoints/${disabled.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${only.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${disabled.id}`);
   });
 
   it('POST /events/{id}/resend queues a new delivery of the same event', async () => {
@@ -145,9 +145,9 @@ describe('delivery', () => {
     const paymentId = await collect(server, serviceId, 1400);
     await server.settle();
     await server.deliverWebhooks();
-    const eventId = (await server.request('GET', '/events', { query: { transaction_id: paymentId } })).body
-      .data.items[0].id;
-    const resent = await server.request('POST', `/events/${eventId}/resend`, {
+    const eventId = (await server.raw('GET', '/events', { query: { transaction_id: paymentId } })).body.data
+      .items[0].id;
+    const resent = await server.raw('POST', `/events/${eventId}/resend`, {
       body: { endpoint_id: endpoint.id },
     });
     expect(resent.status).toBe(202);
@@ -157,7 +157,7 @@ describe('delivery', () => {
     expect(records.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
     const ids = receiver.received.map((r) => JSON.parse(r.body).id).filter((id: string) => id === eventId);
     expect(ids.length).toBe(2);
-    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('gives up after the maximum age, marking the delivery failed', async () => {
@@ -166,14 +166,14 @@ describe('delivery', () => {
     const paymentId = await collect(server, serviceId, 1500);
     await server.settle();
     await server.deliverWebhooks();
-    const eventId = (await server.request('GET', '/events', { query: { transaction_id: paymentId } })).body
-      .data.items[0].id;
+    const eventId = (await server.raw('GET', '/events', { query: { transaction_id: paymentId } })).body.data
+      .items[0].id;
     server.clock.advance(3 * 86_400_000 + 1);
     await server.deliverWebhooks();
     const [record] = await deliveriesOf(eventId);
     expect(record).toMatchObject({ status: 'failed', attempts: 2, next_attempt_at: null });
     receiver.answer();
-    await server.request('DELETE', `/webhook-endpoints/${endpoint.id}`);
+    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 });
 
@@ -186,7 +186,7 @@ describe('delivery survives restarts and crashes', () => {
     const own = await startReceiver();
     try {
       const service = await createService(local);
-      await local.request('POST', '/webhook-endpoints', { body: { url: own.url } });
+      await local.raw('POST', '/webhook-endpoints', { body: { url: own.url } });
       const first = await collect(local, service, 1000);
       const second = await collect(local, service, 2000);
       await local.settle();

@@ -150,25 +150,25 @@ describe('the server sends only what the contract declares', () => {
   it('on successes, replays, client errors and not-found', async () => {
     const key = 'documented-headers-1';
     const body = { name: 'Header shop', type: 'website' };
-    const first = await server.request('POST', '/services', { body, headers: { 'idempotency-key': key } });
+    const first = await server.raw('POST', '/services', { body, headers: { 'idempotency-key': key } });
     expectDeclared('createService', first.status, first.headers);
-    const replay = await server.request('POST', '/services', { body, headers: { 'idempotency-key': key } });
+    const replay = await server.raw('POST', '/services', { body, headers: { 'idempotency-key': key } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expectDeclared('createService', replay.status, replay.headers);
-    const bad = await server.request('POST', '/services', { body: { name: '' } });
+    const bad = await server.raw('POST', '/services', { body: { name: '' } });
     expectDeclared('createService', bad.status, bad.headers);
-    const missing = await server.request('GET', '/payments/pay_000000000000000000000000');
+    const missing = await server.raw('GET', '/payments/pay_000000000000000000000000');
     expectDeclared('getPayment', missing.status, missing.headers);
-    const list = await server.request('GET', '/payments');
+    const list = await server.raw('GET', '/payments');
     expectDeclared('listPayments', list.status, list.headers);
-    const report = await server.request('GET', '/reports/balance-transactions', {
+    const report = await server.raw('GET', '/reports/balance-transactions', {
       query: { created_gte: '2026-11-01T00:00:00Z', created_lt: '2026-12-01T00:00:00Z' },
     });
     expectDeclared('exportBalanceTransactions', report.status, report.headers);
   });
 
   it('on a webhook delivery: every header sent is declared by the webhook', async () => {
-    const registered = await server.request('POST', '/webhook-endpoints', { body: { url: receiver.url } });
+    const registered = await server.raw('POST', '/webhook-endpoints', { body: { url: receiver.url } });
     expect(registered.status).toBe(201);
     const serviceId = await createService(server);
     await collect(server, serviceId, 1200);

@@ -54,8 +54,6 @@ export interface TestServer {
    * otherwise (`null`: no credentials): bad input, unknown routes, headers the SDK never sends.
    */
   raw: RawRequest;
-  /** The same function as `raw`, under its former name: kept until the branches that call it merge. */
-  request: RawRequest;
   /** Moves the clock by `ms` and runs one settlement pass. */
   settle(ms?: number): Promise<number>;
   /** Runs one pass of the retention worker; returns how many expired rows it deleted. */
@@ -150,7 +148,6 @@ export async function startTestServer(
     api: apiClient(service.apiUrl, first.test),
     apiAs: (as, options) => apiClient(service.apiUrl, as, options),
     raw: request,
-    request,
     async settle(ms = 1000) {
       clock.advance(ms);
       return service.settlement.runOnce();

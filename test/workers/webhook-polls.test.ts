@@ -56,7 +56,7 @@ describe('the webhook sender on its timer', () => {
     cleanups.push(() => server.close());
     receiver = await startControlledReceiver();
     cleanups.push(() => receiver.close());
-    const created = await server.request('POST', '/webhook-endpoints', {
+    const created = await server.raw('POST', '/webhook-endpoints', {
       body: { url: receiver.url, events: ['payment.completed'] },
     });
     expect(created.status, created.text).toBe(201);
@@ -73,7 +73,7 @@ describe('the webhook sender on its timer', () => {
     expect(seen.units.filter((name) => name === 'webhooks.claim')).toEqual([]);
 
     const service = await createService(server);
-    const payment = await server.request('POST', '/payments', {
+    const payment = await server.raw('POST', '/payments', {
       headers: { 'idempotency-key': 'idle-polls-1' },
       body: {
         amount: 2500,
