@@ -24,16 +24,11 @@ import {
   type WebhookEventOf,
 } from '../../client/src/index.js';
 import { sandbox } from '../support/fixtures.js';
+import { somePayment, someServiceId } from './local-server.js';
 
 declare const client: PaymentsClient;
 
-const payment = {
-  amount: 2500,
-  currency: 'XAF',
-  customer_msisdn: sandbox.mtn.succeeds,
-  payment_method: 'mtn_momo',
-  service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
-} as const;
+const payment = somePayment;
 
 describe('createPaymentsClient', () => {
   it('requires the key and the API user, and types the options', () => {
@@ -88,7 +83,7 @@ describe('requests', () => {
         // @ts-expect-error the field is `customer_msisdn`, not `customerMsisdn`
         customerMsisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
-        service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
+        service_id: someServiceId,
       },
     });
     // @ts-expect-error `amount` is an integer in minor units, not a string

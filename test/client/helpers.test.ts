@@ -4,7 +4,7 @@
  * integrator's own webhook tests would use it.
  */
 import { createHmac } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   autoPagingToArray,
   generateTestHeader,
@@ -12,30 +12,13 @@ import {
   verifyWebhook,
   type WebhookVerificationError,
 } from '../../client/src/index.js';
-import {
-  clientOf,
-  type Handler,
-  type LocalServer,
-  pagedList as pagedListOf,
-  sendError,
-  startLocalServer,
-} from './local-server.js';
+import { type Handler, pagedList as pagedListOf, sendError, useLocalServers } from './local-server.js';
 
-let server: LocalServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const clientFor = useLocalServers();
 
 const ids = Array.from({ length: 12 }, (_, i) => `pay_${12 - i}`);
 
 const pagedList: Handler = pagedListOf(ids);
-
-async function clientFor(handler: Handler) {
-  server = await startLocalServer(handler);
-  const client = clientOf(server);
-  return { client, requests: server.requests };
-}
 
 describe('autoPagingToArray', () => {
   it('collects every item across pages when the list is shorter than the limit', async () => {

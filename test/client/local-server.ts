@@ -2,8 +2,11 @@
  * A real HTTP server on a free 127.0.0.1 port for the client's unit tests: each test scripts its
  * answers, and the server records every request it received, body included.
  */
+
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 import { createPaymentsClient } from '../../client/src/index.js';
+import { sandbox } from '../support/fixtures.js';
 
 interface ReceivedRequest {
   method: string;
@@ -54,6 +57,37 @@ export async function startLocalServer(handler: Handler): Promise<LocalServer> {
       }),
   };
 }
+
+/**
+ * For a test file whose tests each serve their own answers: `clientFor(handler)` starts a
+ * server with `handler` and returns an SDK client of it and the requests it received; each is
+ * closed after its test.
+ */
+export function useLocalServers(): (
+  handler: Handler,
+) => Promise<{ client: ReturnType<typeof clientOf>; requests: ReceivedRequest[] }> {
+  const open: LocalServer[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startLocalServer(handler);
+    open.push(server);
+    return { client: clientOf(server), requests: server.requests };
+  };
+}
+
+/** A service id shaped as the contract's, for clients of servers that never check it. */
+export const someServiceId = 'svc_D0ZWUJVoTsan5UIrjR1AgIMn';
+
+/** A payment the contract accepts, for tests of the client rather than of payments. */
+export const somePayment = {
+  amount: 2500,
+  currency: 'XAF',
+  customer_msisdn: sandbox.mtn.succeeds,
+  payment_method: 'mtn_momo',
+  service_id: someServiceId,
+} as const;
 
 let requestCounter = 0;
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPaymentsClient, type PaymentsClientOptions } from '../../client/src/index.js';
 import { operations } from '../support/spec.js';
-import { type LocalServer, sendJson, startLocalServer } from './local-server.js';
+import { type LocalServer, sendJson, someServiceId, startLocalServer } from './local-server.js';
 
 let server: LocalServer | undefined;
 
@@ -32,7 +32,7 @@ describe('credentials', () => {
     const { client, requests } = await clientFor();
     await client.GET('/balance');
     await client.POST('/services', { body: service });
-    await client.DELETE('/services/{id}', { params: { path: { id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn' } } });
+    await client.DELETE('/services/{id}', { params: { path: { id: someServiceId } } });
 
     expect(requests).toHaveLength(3);
     for (const request of requests) {

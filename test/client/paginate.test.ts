@@ -1,29 +1,11 @@
 /**
  * `paginate` over a real HTTP server on 127.0.0.1 that serves a list in pages linked by cursors.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PaymentsApiError, paginate } from '../../client/src/index.js';
-import {
-  clientOf,
-  type Handler,
-  type LocalServer,
-  pagedList as pagedListOf,
-  sendError,
-  startLocalServer,
-} from './local-server.js';
+import { type Handler, pagedList as pagedListOf, sendError, useLocalServers } from './local-server.js';
 
-let server: LocalServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function clientFor(handler: Handler) {
-  server = await startLocalServer(handler);
-  const client = clientOf(server);
-  return { client, requests: server.requests };
-}
+const clientFor = useLocalServers();
 
 const ids = ['pay_5', 'pay_4', 'pay_3', 'pay_2', 'pay_1'];
 

@@ -17,6 +17,7 @@ import { raw } from '../support/api.js';
 import { sandbox } from '../support/fixtures.js';
 import { type PrismMock, startPrism, violationsOf } from '../support/prism.js';
 import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
+import { someServiceId } from './local-server.js';
 
 const apiKey = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
 const apiUser = '3f2b8c1e-6a4d-4e8f-9b7a-2c5d1e0f9a8b';
@@ -126,7 +127,7 @@ describe('the client against Prism, typed calls', () => {
         currency: 'XAF',
         customer_msisdn: sandbox.mtn.succeeds,
         payment_method: 'mtn_momo',
-        service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
+        service_id: someServiceId,
         reference: 'order-1042',
       },
     });

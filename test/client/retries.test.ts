@@ -10,16 +10,17 @@ import {
   requestIdOf,
 } from '../../client/src/index.js';
 import { backoffDelayMs, retryAfterMs } from '../../client/src/retry-policy.js';
-import { sandbox } from '../support/fixtures.js';
-import { type Handler, type LocalServer, sendError, sendJson, startLocalServer } from './local-server.js';
+import {
+  type Handler,
+  type LocalServer,
+  sendError,
+  sendJson,
+  somePayment,
+  someServiceId,
+  startLocalServer,
+} from './local-server.js';
 
-const payment = {
-  amount: 2500,
-  currency: 'XAF',
-  customer_msisdn: sandbox.mtn.succeeds,
-  payment_method: 'mtn_momo',
-  service_id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn',
-} as const;
+const payment = somePayment;
 
 const accepted = {
   status: 'success',
@@ -228,10 +229,10 @@ describe('idempotency keys', () => {
     await client.POST('/payments', { body: payment });
     await client.GET('/balance');
     await client.PUT('/services/{id}', {
-      params: { path: { id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn' } },
+      params: { path: { id: someServiceId } },
       body: { status: 'inactive' },
     });
-    await client.DELETE('/services/{id}', { params: { path: { id: 'svc_D0ZWUJVoTsan5UIrjR1AgIMn' } } });
+    await client.DELETE('/services/{id}', { params: { path: { id: someServiceId } } });
 
     const keys = requests.map((r) => r.headers['idempotency-key']);
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
