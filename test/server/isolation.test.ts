@@ -7,7 +7,8 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleTopup } from '../../server/domain/settlement.js';
-import { sandbox } from '../support/fixtures.js';
+import { ok } from '../support/api.js';
+import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
 import { type ApiResponse, type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
 
@@ -68,13 +69,6 @@ async function dataOf(response: ApiResponse, status: number, what: string) {
   return response.body.data;
 }
 
-async function balanceOf(p: Party, currency = 'XAF'): Promise<number> {
-  const data = await dataOf(await request(p, 'GET', '/balance'), 200, 'balance');
-  return (data.balances as Array<{ currency: string; available: number }>).find(
-    (b) => b.currency === currency,
-  )?.available as number;
-}
-
 /** The balance and its whole ledger, to compare before and after. */
 async function moneyOf(p: Party) {
   return {
@@ -83,12 +77,8 @@ async function moneyOf(p: Party) {
   };
 }
 
-beforeAll(async () => {
-  server = await startTestServer({
-    RATE_LIMIT_PER_WINDOW: '1000000',
-    // Sandbox endpoints here are on 127.0.0.1: that needs the opt-in.
-    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-  });
+/** The four parties: accounts A and B, each in test and live mode, with their wallets. */
+async function meetParties() {
   const b = await server.newAccount('Account B');
   const accounts = {
     A: { accountId: server.account.accountId, test: server.test, live: server.live },
@@ -97,56 +87,36 @@ beforeAll(async () => {
   for (const name of partyNames) {
     const [account, mode] = name.split(' ') as ['A' | 'B', 'test' | 'live'];
     const as = accounts[account][mode];
-    const balance = await dataOf(await server.raw('GET', '/balance', { as }), 200, `${name} balance`);
-    parties[name] = {
-      name,
-      mode,
-      as,
-      accountId: accounts[account].accountId,
-      wallet: balance.wallet_id,
-      ids: {},
-    };
+    const { wallet_id } = ok(await server.apiAs(as).GET('/balance')).data;
+    parties[name] = { name, mode, as, accountId: accounts[account].accountId, wallet: wallet_id, ids: {} };
   }
+}
 
-  for (const p of Object.values(parties)) {
-    p.ids.key = (await dataOf(await request(p, 'GET', '/api-keys'), 200, `${p.name} keys`)).items[0]?.id;
-    p.ids.svc = (
-      await dataOf(
-        await request(p, 'POST', '/services', { name: `${p.name} shop` }),
-        201,
-        `${p.name} service`,
-      )
-    ).service_id;
-    // Live endpoints must be public: an IP literal needs no DNS. Nothing delivers in these tests
-    // (the workers do not run), so that address is never called.
-    const url = p.mode === 'test' ? 'http://127.0.0.1:9/hook' : 'https://93.184.216.34/hook';
-    p.ids.we = (
-      await dataOf(await request(p, 'POST', '/webhook-endpoints', { url }), 201, `${p.name} endpoint`)
-    ).id;
-    const topup = {
-      amount: 50_000,
-      currency: 'XAF',
-      payer_msisdn: sandbox.mtn.succeeds,
-      payment_method: 'mtn_momo',
-    };
-    p.ids.tu = (
-      await dataOf(await request(p, 'POST', '/topups', topup), 202, `${p.name} top-up`)
-    ).transaction_id;
-    const payment = {
-      amount: 5000,
-      currency: 'XAF',
-      customer_msisdn: sandbox.mtn.succeeds,
-      payment_method: 'mtn_momo',
-      service_id: p.ids.svc,
-    };
-    p.ids.pay = (
-      await dataOf(await request(p, 'POST', '/payments', payment), 202, `${p.name} payment`)
-    ).transaction_id;
-  }
+/** One of each object a party can own but payouts and events: a key, a service, an endpoint, a top-up and a payment. */
+async function createObjects(p: Party) {
+  const api = server.apiAs(p.as);
+  p.ids.key = ok(await api.GET('/api-keys')).data.items[0]?.id as string;
+  p.ids.svc = await createService(server, p.as, `${p.name} shop`);
+  // Live endpoints must be public: an IP literal needs no DNS. Nothing delivers in these tests
+  // (the workers do not run), so that address is never called.
+  const url = p.mode === 'test' ? 'http://127.0.0.1:9/hook' : 'https://93.184.216.34/hook';
+  p.ids.we = ok(await api.POST('/webhook-endpoints', { body: { url } })).data.id;
+  const topup = {
+    amount: 50_000,
+    currency: 'XAF',
+    payer_msisdn: sandbox.mtn.succeeds,
+    payment_method: 'mtn_momo',
+  } as const;
+  p.ids.tu = ok(await api.POST('/topups', { body: topup })).data.transaction_id;
+  p.ids.pay = await collect(server, p.ids.svc, 5000, sandbox.mtn.succeeds, p.as);
+}
 
-  // No live operator is connected (server/operators/unconnected-operator.ts), so live money can
-  // never come in through the API. The live top-ups are completed here as a connected operator
-  // would report them, with the settlement code's own transition, so live payouts can exist.
+/**
+ * No live operator is connected (server/operators/unconnected-operator.ts), so live money can
+ * never come in through the API. The live top-ups are completed here as a connected operator
+ * would report them, with the settlement code's own transition, so live payouts can exist.
+ */
+async function completeLiveTopups() {
   for (const p of [party('A live'), party('B live')]) {
     await server.service.deps.store.transact(async (tx) => {
       const row = await tx.topups.get(p.accountId, 'live', p.ids.tu as string);
@@ -156,29 +126,37 @@ beforeAll(async () => {
     });
   }
   await server.settle();
+}
 
-  for (const p of Object.values(parties)) {
-    const payout = {
-      amount: 1000,
-      currency: 'XAF',
-      recipient_msisdn: sandbox.mtn.succeeds,
-      payout_type: 'withdrawal',
-    };
-    p.ids.po = (
-      await dataOf(await request(p, 'POST', '/payouts', payout), 202, `${p.name} payout`)
-    ).transaction_id;
-  }
+async function payOut(p: Party) {
+  const payout = {
+    amount: 1000,
+    currency: 'XAF',
+    recipient_msisdn: sandbox.mtn.succeeds,
+    payout_type: 'withdrawal',
+  } as const;
+  p.ids.po = ok(await server.apiAs(p.as).POST('/payouts', { body: payout })).data.transaction_id;
+}
+
+async function findPaymentEvent(p: Party) {
+  const query = { transaction_id: p.ids.pay as string };
+  const event = ok(await server.apiAs(p.as).GET('/events', { params: { query } })).data.items[0];
+  if (!event) throw new Error(`${p.name} has no event for its payment ${p.ids.pay}`);
+  p.ids.evt = event.id;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    RATE_LIMIT_PER_WINDOW: '1000000',
+    // Sandbox endpoints here are on 127.0.0.1: that needs the opt-in.
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  });
+  await meetParties();
+  for (const p of Object.values(parties)) await createObjects(p);
+  await completeLiveTopups();
+  for (const p of Object.values(parties)) await payOut(p);
   await server.settle();
-
-  for (const p of Object.values(parties)) {
-    const events = await dataOf(
-      await request(p, 'GET', '/events', undefined, { transaction_id: p.ids.pay as string }),
-      200,
-      `${p.name} events`,
-    );
-    p.ids.evt = events.items[0]?.id;
-    if (!p.ids.evt) throw new Error(`${p.name} has no event for its payment ${p.ids.pay}`);
-  }
+  for (const p of Object.values(parties)) await findPaymentEvent(p);
 });
 
 afterAll(() => server?.close());
@@ -506,7 +484,10 @@ describe('POST /payouts (createPayout) and POST /payouts/bulk (createBulkPayout)
     'moves test money only: no live balance changes',
     async () => {
       const liveBefore = { a: await moneyOf(party('A live')), b: await moneyOf(party('B live')) };
-      const [aTest, bTest] = [await balanceOf(party('A test')), await balanceOf(party('B test'))];
+      const [aTest, bTest] = [
+        await balanceOf(server, party('A test').as),
+        await balanceOf(server, party('B test').as),
+      ];
       const response = await request(party('A test'), 'POST', '/payouts', {
         amount: 700,
         currency: 'XAF',
@@ -515,10 +496,10 @@ describe('POST /payouts (createPayout) and POST /payouts/bulk (createBulkPayout)
       });
       expectStatus(response, 202);
       expect(response.body.data).toMatchObject({ status: 'success', mode: 'test' });
-      expect([await balanceOf(party('A test')), await balanceOf(party('B test'))]).toEqual([
-        aTest - 700,
-        bTest + 700,
-      ]);
+      expect([
+        await balanceOf(server, party('A test').as),
+        await balanceOf(server, party('B test').as),
+      ]).toEqual([aTest - 700, bTest + 700]);
       expect({ a: await moneyOf(party('A live')), b: await moneyOf(party('B live')) }).toEqual(liveBefore);
     },
   );
