@@ -4,9 +4,10 @@
  * tested here without anyone remembering to. Each bad request must get the error envelope with
  * the right status and code, and must change nothing.
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBase62 } from '../../server/domain/ids.js';
 import { allRows } from '../support/database.js';
+import { expectApiError } from '../support/error-envelope.js';
 import { sandbox } from '../support/fixtures.js';
 import {
   type ApiResponse,
@@ -15,29 +16,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../support/server.js';
-import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
-
-const errorSchema = spec.components.schemas.ErrorResponse;
-/** Stack frames, file positions and SQL: none of it may reach an integrator. */
-const internals =
-  /\n\s+at\s|\bat \S+ \(|\.(?:ts|js|cjs|mjs):\d+|node_modules|SQLITE|\bSELECT\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|\bDELETE FROM\b|"stack"/i;
-
-const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const randomBase62 = (length: number) =>
-  Array.from({ length }, () => base62[randomInt(base62.length)]).join('');
-
-/** Asserts the contract's error envelope: status, code, schema, request id, no internals. */
-function expectError(response: ApiResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, response.text).toEqual({
-    status,
-    code,
-  });
-  expect(schemaErrors(errorSchema, response.body), response.text).toEqual([]);
-  const requestId = response.headers.get('x-request-id');
-  expect(requestId).toMatch(/^req_[0-9A-Za-z]{24}$/);
-  expect(response.body.error.request_id).toBe(requestId);
-  expect(response.text).not.toMatch(internals);
-}
+import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
 
 // ---- What the contract says about each operation -------------------------------------------
 
@@ -401,18 +380,18 @@ for (const op of allOperations) {
     if (!isPublic(op)) {
       when(op, 'without a key', 'answers 401 missing_api_key', async () => {
         const { apiUser } = ownerOf(op).test;
-        expectError(await send({ as: null, headers: { 'x-api-user': apiUser } }), 401, 'missing_api_key');
+        expectApiError(await send({ as: null, headers: { 'x-api-user': apiUser } }), 401, 'missing_api_key');
       });
 
       when(op, 'with a well-formed key that does not exist', 'answers 401 invalid_api_key', async () => {
         const { apiUser } = ownerOf(op).test;
         const headers = { authorization: `Bearer sk_test_${randomBase62(32)}`, 'x-api-user': apiUser };
-        expectError(await send({ as: null, headers }), 401, 'invalid_api_key');
+        expectApiError(await send({ as: null, headers }), 401, 'invalid_api_key');
       });
 
       when(op, 'without X-API-User', 'answers 401 missing_api_user', async () => {
         const { key } = ownerOf(op).test;
-        expectError(
+        expectApiError(
           await send({ as: null, headers: { authorization: `Bearer ${key}` } }),
           401,
           'missing_api_user',
@@ -421,11 +400,11 @@ for (const op of allOperations) {
 
       when(op, "with another account's API user", 'answers 401 invalid_api_user', async () => {
         const as = { key: ownerOf(op).test.key, apiUser: stranger.apiUser };
-        expectError(await send({ as }), 401, 'invalid_api_user');
+        expectApiError(await send({ as }), 401, 'invalid_api_user');
       });
 
       when(op, 'with test=true and the live key', 'answers 400 live_key_in_test_mode', async () => {
-        expectError(
+        expectApiError(
           await send({ as: ownerOf(op).live, query: { test: true } }),
           400,
           'live_key_in_test_mode',
@@ -434,7 +413,7 @@ for (const op of allOperations) {
     }
 
     when(op, 'with an unknown query parameter', 'answers 400 invalid_parameter', async () => {
-      expectError(await send({ query: { surprise: 'yes' } }), 400, 'invalid_parameter');
+      expectApiError(await send({ query: { surprise: 'yes' } }), 400, 'invalid_parameter');
     });
 
     for (const parameter of requiredQuery) {
@@ -444,7 +423,7 @@ for (const op of allOperations) {
         `answers 400 invalid_parameter naming ${parameter.name}`,
         async () => {
           const response = await send({ without: parameter.name });
-          expectError(response, 400, 'invalid_parameter');
+          expectApiError(response, 400, 'invalid_parameter');
           expect(response.body.error.param).toBe(parameter.name);
         },
       );
@@ -459,7 +438,7 @@ for (const op of allOperations) {
           `answers 400 invalid_parameter naming ${parameter.name}`,
           async () => {
             const response = await send({ query: { [parameter.name]: value } });
-            expectError(response, 400, 'invalid_parameter');
+            expectApiError(response, 400, 'invalid_parameter');
             expect(response.body.error.param).toBe(parameter.name);
           },
         );
@@ -475,7 +454,7 @@ for (const op of allOperations) {
           `answers 400 invalid_parameter naming ${parameter.name}`,
           async () => {
             const response = await send({ headers: { [parameter.name]: value } });
-            expectError(response, 400, 'invalid_parameter');
+            expectApiError(response, 400, 'invalid_parameter');
             expect(String(response.body.error.param).toLowerCase()).toBe(parameter.name.toLowerCase());
           },
         );
@@ -485,7 +464,7 @@ for (const op of allOperations) {
     for (const parameter of pathParameters) {
       when(op, `with a malformed ${parameter.name} (nope)`, 'answers 400 invalid_parameter', async () => {
         const response = await send({ id: 'nope' });
-        expectError(response, 400, 'invalid_parameter');
+        expectApiError(response, 400, 'invalid_parameter');
         expect(response.body.error.param).toBe(parameter.name);
       });
 
@@ -495,7 +474,7 @@ for (const op of allOperations) {
         'answers 404 resource_not_found',
         async () => {
           const id = `${idPrefixOf(parameter)}_${randomBase62(24)}`;
-          expectError(await send({ id }), 404, 'resource_not_found');
+          expectApiError(await send({ id }), 404, 'resource_not_found');
         },
       );
     }
@@ -521,7 +500,7 @@ for (const op of allOperations) {
           `answers 400 missing_field naming ${param}`,
           async () => {
             const response = await send({ body: changed(validBodyFor(op), field.path, remove) });
-            expectError(response, 400, 'missing_field');
+            expectApiError(response, 400, 'missing_field');
             expect(response.body.error.param).toBe(param);
           },
         );
@@ -537,7 +516,7 @@ for (const op of allOperations) {
           `answers 400 ${code} naming ${param}`,
           async () => {
             const response = await send({ body: changed(validBodyFor(op), field.path, wrong) });
-            expectError(response, 400, code);
+            expectApiError(response, 400, code);
             expect(response.body.error.param).toBe(param);
           },
         );
@@ -548,7 +527,7 @@ for (const op of allOperations) {
         const param = paramOf(path);
         when(op, `with an unknown field ${param}`, `answers 400 unknown_field naming ${param}`, async () => {
           const response = await send({ body: changed(validBodyFor(op), path, 'yes') });
-          expectError(response, 400, 'unknown_field');
+          expectApiError(response, 400, 'unknown_field');
           expect(response.body.error.param).toBe(param);
         });
       }
@@ -562,7 +541,7 @@ for (const op of allOperations) {
             'answers 400 invalid_amount saying it must be greater than 0',
             async () => {
               const response = await send({ body: changed(validBodyFor(op), field.path, amount) });
-              expectError(response, 400, 'invalid_amount');
+              expectApiError(response, 400, 'invalid_amount');
               expect(response.body.error.param).toBe(param);
               expect(response.body.error.message).toContain('greater than 0');
             },
@@ -570,33 +549,33 @@ for (const op of allOperations) {
         }
         when(op, `with ${param} 10.5`, 'answers 400 invalid_amount', async () => {
           const response = await send({ body: changed(validBodyFor(op), field.path, 10.5) });
-          expectError(response, 400, 'invalid_amount');
+          expectApiError(response, 400, 'invalid_amount');
           expect(response.body.error.param).toBe(param);
         });
       }
 
       when(op, 'with malformed JSON', 'answers 400 malformed_json', async () => {
         const response = await send({ rawBody: '{bad', headers: { 'content-type': 'application/json' } });
-        expectError(response, 400, 'malformed_json');
+        expectApiError(response, 400, 'malformed_json');
       });
 
       when(op, 'with a text/plain body', 'answers 415 unsupported_media_type', async () => {
         const rawBody = JSON.stringify(validBodyFor(op));
         const response = await send({ rawBody, headers: { 'content-type': 'text/plain' } });
-        expectError(response, 415, 'unsupported_media_type');
+        expectApiError(response, 415, 'unsupported_media_type');
       });
 
       when(op, 'with a multipart/form-data body', 'answers 415 unsupported_media_type', async () => {
         const boundary = 'b0undary';
         const rawBody = `--${boundary}\r\nContent-Disposition: form-data; name="amount"\r\n\r\n2500\r\n--${boundary}--\r\n`;
         const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
-        expectError(await send({ rawBody, headers }), 415, 'unsupported_media_type');
+        expectApiError(await send({ rawBody, headers }), 415, 'unsupported_media_type');
       });
 
       when(op, 'with a body over 64 KiB', 'answers 413 payload_too_large', async () => {
         const rawBody = JSON.stringify({ ...validBodyFor(op), padding: 'x'.repeat(64 * 1024) });
         const response = await send({ rawBody, headers: { 'content-type': 'application/json' } });
-        expectError(response, 413, 'payload_too_large');
+        expectApiError(response, 413, 'payload_too_large');
       });
     }
   });

@@ -4,28 +4,14 @@
  * as if they did not exist, and nothing changes. The operations are read from openapi.yaml, so
  * an operation added to the contract is covered here without anyone remembering to.
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBase62 } from '../../server/domain/ids.js';
 import { settleTopup } from '../../server/domain/settlement.js';
 import { ok } from '../support/api.js';
+import { expectApiError } from '../support/error-envelope.js';
 import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
 import { type ApiResponse, type Credentials, startTestServer, type TestServer } from '../support/server.js';
-import { type Json, type Operation, operations, resolve, schemaErrors, spec } from '../support/spec.js';
-
-const errorSchema = spec.components.schemas.ErrorResponse;
-
-const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const randomBase62 = (length: number) =>
-  Array.from({ length }, () => base62[randomInt(base62.length)]).join('');
-
-function expectError(response: ApiResponse, status: number, code: string) {
-  expect({ status: response.status, code: response.body?.error?.code }, response.text).toEqual({
-    status,
-    code,
-  });
-  expect(schemaErrors(errorSchema, response.body), response.text).toEqual([]);
-  expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
-}
+import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
 
 function expectStatus(response: ApiResponse, status: number) {
   expect(response.status, response.text).toBe(status);
@@ -276,7 +262,7 @@ for (const op of withId) {
         when(`with ${intruder}'s key on ${target}'s id`, 'answers 404 resource_not_found', async () => {
           const path = op.path.replace('{id}', idOf(party(target), idPrefixOf(op)));
           const body = bodySchema ? intrusionBodies[op.operationId] : undefined;
-          expectError(
+          expectApiError(
             await request(party(intruder), op.method.toUpperCase(), path, body),
             404,
             'resource_not_found',
@@ -408,7 +394,7 @@ describe('POST /refunds (createRefund)', () => {
           payment_id: payment,
           amount: 100,
         });
-        expectError(response, 404, 'resource_not_found');
+        expectApiError(response, 404, 'resource_not_found');
         expect((await request(party('A test'), 'GET', `/payments/${payment}`)).body).toEqual(paymentBefore);
         expect(await everyonesMoney()).toEqual(moneyBefore);
       },
@@ -441,7 +427,7 @@ for (const op of paymentCreations) {
           const listBefore = (await request(party(intruder), 'GET', '/payments', undefined, { limit: 100 }))
             .body;
           const response = await request(party(intruder), 'POST', op.path, body);
-          expectError(response, 422, 'service_not_found');
+          expectApiError(response, 422, 'service_not_found');
           expect(response.body.error.param).toBe('service_id');
           expect(
             (await request(party(intruder), 'GET', '/payments', undefined, { limit: 100 })).body,
@@ -466,13 +452,13 @@ describe('POST /payouts (createPayout) and POST /payouts/bulk (createBulkPayout)
         const before = await everyonesMoney();
         const item = { amount: 100, payout_type: 'transfer', recipient_wallet_id: party(recipient).wallet };
         const single = await request(party(sender), 'POST', '/payouts', { ...item, currency: 'XAF' });
-        expectError(single, 422, 'wallet_not_found');
+        expectApiError(single, 422, 'wallet_not_found');
         expect(single.body.error.param).toBe('recipient_wallet_id');
         const bulk = await request(party(sender), 'POST', '/payouts/bulk', {
           currency: 'XAF',
           items: [item],
         });
-        expectError(bulk, 422, 'wallet_not_found');
+        expectApiError(bulk, 422, 'wallet_not_found');
         expect(bulk.body.error.param).toBe('items[0].recipient_wallet_id');
         expect(await everyonesMoney()).toEqual(before);
       },
@@ -509,8 +495,8 @@ describe('ids that exist nowhere', () => {
   it('are refused the same way as ids of another account, so their existence is not revealed', async () => {
     const unknown = await request(party('B test'), 'GET', `/payments/pay_${randomBase62(24)}`);
     const foreign = await request(party('B test'), 'GET', `/payments/${idOf(party('A test'), 'pay')}`);
-    expectError(unknown, 404, 'resource_not_found');
-    expectError(foreign, 404, 'resource_not_found');
+    expectApiError(unknown, 404, 'resource_not_found');
+    expectApiError(foreign, 404, 'resource_not_found');
     const shape = (r: ApiResponse) => ({
       status: r.status,
       code: r.body.error.code,
