@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookEndpointCreate } from '../../client/src/index.js';
+import { ok } from '../support/api.js';
 import { collect, createService, sandbox } from '../support/fixtures.js';
 import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
@@ -33,26 +35,31 @@ afterEach(async () => {
   await receiver.close();
 });
 
-async function register(body: Record<string, unknown> = {}) {
-  const response = await server.raw('POST', '/webhook-endpoints', {
-    body: { url: receiver.url, ...body },
-  });
-  expect(response.status).toBe(201);
-  return response.body.data as { id: string; secret: string };
+async function register(body: Omit<WebhookEndpointCreate, 'url'> = {}) {
+  const { data } = ok(await server.api.POST('/webhook-endpoints', { body: { url: receiver.url, ...body } }));
+  return { id: data.id, secret: data.secret as string };
 }
 
 async function deliveriesOf(eventId: string) {
-  return (await server.raw('GET', `/events/${eventId}/deliveries`)).body.data.items;
+  return ok(await server.api.GET('/events/{id}/deliveries', { params: { path: { id: eventId } } })).data
+    .items;
+}
+
+/** The id of the first event announcing the transaction `transactionId`. */
+async function eventOf(transactionId: string) {
+  const query = { transaction_id: transactionId };
+  const [event] = ok(await server.api.GET('/events', { params: { query } })).data.items;
+  if (!event) throw new Error(`no event announces ${transactionId}`);
+  return event.id;
 }
 
 describe('webhook endpoints', () => {
   it('registering shows the signing secret once; reads never show it', async () => {
     const endpoint = await register({ events: ['payment.completed'] });
     expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
-    const read = await server.raw('GET', `/webhook-endpoints/${endpoint.id}`);
+    const read = await server.raw('GET', `/webhook-endpoints/${endpoint.id}`); // its text, not only its fields
     expect(read.body.data.secret).toBeUndefined();
     expect(read.text).not.toContain(endpoint.secret);
-    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('refuses URLs that are not http or https', async () => {
@@ -90,25 +97,23 @@ describe('delivery', () => {
     ).toBe(false);
     const t = Number(/t=(\d+)/.exec(delivery?.headers['x-webhook-signature'] as string)?.[1]);
     expect(t).toBe(Math.floor(server.clock.now() / 1000));
-    const stored = await server.raw('GET', `/events/${event.id}`);
-    expect(stored.body.data).toEqual(event);
+    const stored = ok(await server.api.GET('/events/{id}', { params: { path: { id: event.id } } })).data;
+    expect(stored).toEqual(event);
     const [record] = await deliveriesOf(event.id);
     expect(record).toMatchObject({ status: 'succeeded', attempts: 1, last_response_status: 200 });
-    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('retries after a failure with backoff, and records every attempt', async () => {
-    const endpoint = await register();
+    await register();
     receiver.answer(500, 503);
     const before = receiver.received.length;
     const paymentId = await collect(server, serviceId, 1100, sandbox.mtn.fails);
     await server.settle();
     await server.deliverWebhooks();
-    const events = await server.raw('GET', '/events', { query: { transaction_id: paymentId } });
-    const eventId = events.body.data.items[0].id;
+    const eventId = await eventOf(paymentId);
     let [record] = await deliveriesOf(eventId);
     expect(record).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500 });
-    expect(Date.parse(record.next_attempt_at)).toBeGreaterThanOrEqual(server.clock.now());
+    expect(Date.parse(String(record?.next_attempt_at))).toBeGreaterThanOrEqual(server.clock.now());
     // Not yet due: nothing is sent.
     await server.deliverWebhooks();
     server.clock.advance(1001);
@@ -121,23 +126,19 @@ describe('delivery', () => {
     expect(record).toMatchObject({ status: 'succeeded', attempts: 3, last_response_status: 200 });
     const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).id);
     expect(sent).toEqual([eventId, eventId, eventId]);
-    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('only sends the events an endpoint subscribes to, and nothing to a disabled one', async () => {
     const only = await register({ events: ['payment.failed'] });
     const disabled = await register();
-    await server.raw('PUT', `/webhook-endpoints/${disabled.id}`, { body: { status: 'disabled' } });
-    const ok = await collect(server, serviceId, 1200);
-    const ko = await collect(server, serviceId, 1300, sandbox.mtn.fails);
+    const disable = { params: { path: { id: disabled.id } }, body: { status: 'disabled' } } as const;
+    ok(await server.api.PUT('/webhook-endpoints/{id}', disable));
+    const succeeded = await collect(server, serviceId, 1200);
+    const failing = await collect(server, serviceId, 1300, sandbox.mtn.fails);
     await server.settle();
-    const eventOf = async (id: string) =>
-      (await server.raw('GET', '/events', { query: { transaction_id: id } })).body.data.items[0].id;
-    expect(await deliveriesOf(await eventOf(ok))).toEqual([]);
-    const failed = await deliveriesOf(await eventOf(ko));
-    expect(failed.map((d: { endpoint_id: string }) => d.endpoint_id)).toEqual([only.id]);
-    await server.raw('DELETE', `/webhook-endpoints/${only.id}`);
-    await server.raw('DELETE', `/webhook-endpoints/${disabled.id}`);
+    expect(await deliveriesOf(await eventOf(succeeded))).toEqual([]);
+    const failed = await deliveriesOf(await eventOf(failing));
+    expect(failed.map((d) => d.endpoint_id)).toEqual([only.id]);
   });
 
   it('POST /events/{id}/resend queues a new delivery of the same event', async () => {
@@ -145,35 +146,30 @@ describe('delivery', () => {
     const paymentId = await collect(server, serviceId, 1400);
     await server.settle();
     await server.deliverWebhooks();
-    const eventId = (await server.raw('GET', '/events', { query: { transaction_id: paymentId } })).body.data
-      .items[0].id;
-    const resent = await server.raw('POST', `/events/${eventId}/resend`, {
-      body: { endpoint_id: endpoint.id },
-    });
-    expect(resent.status).toBe(202);
-    expect(resent.body.data.items).toHaveLength(1);
+    const eventId = await eventOf(paymentId);
+    const resend = { params: { path: { id: eventId } }, body: { endpoint_id: endpoint.id } };
+    const resent = await server.api.POST('/events/{id}/resend', resend);
+    expect(resent.response.status).toBe(202);
+    expect(ok(resent).data.items).toHaveLength(1);
     await server.deliverWebhooks();
     const records = await deliveriesOf(eventId);
-    expect(records.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded']);
+    expect(records.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     const ids = receiver.received.map((r) => JSON.parse(r.body).id).filter((id: string) => id === eventId);
     expect(ids.length).toBe(2);
-    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 
   it('gives up after the maximum age, marking the delivery failed', async () => {
-    const endpoint = await register();
+    await register();
     receiver.answer(...Array(50).fill(500));
     const paymentId = await collect(server, serviceId, 1500);
     await server.settle();
     await server.deliverWebhooks();
-    const eventId = (await server.raw('GET', '/events', { query: { transaction_id: paymentId } })).body.data
-      .items[0].id;
+    const eventId = await eventOf(paymentId);
     server.clock.advance(3 * 86_400_000 + 1);
     await server.deliverWebhooks();
     const [record] = await deliveriesOf(eventId);
     expect(record).toMatchObject({ status: 'failed', attempts: 2, next_attempt_at: null });
     receiver.answer();
-    await server.raw('DELETE', `/webhook-endpoints/${endpoint.id}`);
   });
 });
 
@@ -186,7 +182,7 @@ describe('delivery survives restarts and crashes', () => {
     const own = await startReceiver();
     try {
       const service = await createService(local);
-      await local.raw('POST', '/webhook-endpoints', { body: { url: own.url } });
+      ok(await local.api.POST('/webhook-endpoints', { body: { url: own.url } }));
       const first = await collect(local, service, 1000);
       const second = await collect(local, service, 2000);
       await local.settle();
