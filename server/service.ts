@@ -92,19 +92,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = httpServerFor(app);
+    const listening = httpServerFor(app, config.http);
     listening.once('error', reject);
     listening.listen(config.port, config.host, () => {
       listening.off('error', reject);
       resolve(listening);
     });
   });
-  // Longer than clients keep idle connections (undici: 4 s) and than a write may block the loop
-  // waiting for another process's lock (busy_timeout: 5 s), so the server never closes a
-  // connection a client is just reusing.
   answerClientErrors(server, logger);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrlFromListener) {
