@@ -6,7 +6,7 @@ import { ApiError, fromStorage } from '../domain/errors.js';
 import { childForRequest } from '../observability/logger.js';
 import { sendJson } from './envelope.js';
 import { maxJsonDepth } from './json-body.js';
-import { restoreHead } from './routing.js';
+import { loggedPath, restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
@@ -178,7 +178,7 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     if (!apiError || status >= 500) {
       // A 503 is an expected, retryable state of the storage; anything else is a bug.
       const log = childForRequest(logger, requestId);
-      const fields = { err, method: req.method, path: req.path };
+      const fields = { err, method: req.method, path: loggedPath(req.originalUrl) };
       if (status === 503) log.warn(fields, 'request refused: storage unavailable');
       else log.error(fields, 'request failed');
     }
