@@ -60,13 +60,16 @@ export function startPollingWorker(options: {
   };
   if (options.autostart) timer = setTimeout(loop, options.pollMs);
 
-  let woken: Promise<unknown> | undefined;
+  // A wake waiting for the pass under way; `woken` settles once the pass it asked for ends.
+  let wakeWaiting = false;
+  let woken: Promise<void> = Promise.resolve();
   const wake = () => {
-    if (stopped || woken) return;
+    if (stopped || wakeWaiting) return;
+    wakeWaiting = true;
     woken = (async () => {
       while (running) await running.catch(() => undefined);
       // From here on the pass reads what is due afresh: a wake after this point asks for another.
-      woken = undefined;
+      wakeWaiting = false;
       if (stopped) return;
       try {
         await pass();

@@ -124,9 +124,9 @@ describe('a burst of callbacks for one movement', () => {
       Array.from({ length: count }, () => fetch(callbackUrl, { method: 'PUT', body: '{}' })),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(count).fill(204));
-    // Every pass the callbacks asked for has run (this one waits for them, then finds nothing due).
-    await server.service.settlement.runOnce();
   };
+  /** Waits for the passes the callbacks asked for (this one runs after them, finding nothing due). */
+  const passesDone = () => server.service.settlement.runOnce();
   const statusChecks = () => harness.mtnSim.statusChecks.get(reference) ?? 0;
 
   it('200 callbacks at once, nothing due yet: no status check and no write', async () => {
@@ -135,6 +135,7 @@ describe('a burst of callbacks for one movement', () => {
     const writes = countWrites(server);
     try {
       await burst(200);
+      await passesDone();
     } finally {
       writes.restore();
     }
@@ -148,9 +149,12 @@ describe('a burst of callbacks for one movement', () => {
     const checksBefore = statusChecks();
     const writes = countWrites(server);
     try {
-      for (let round = 0; round < 5; round++) {
-        server.clock.advance(1000); // past the next look: the callbacks' pass finds it due
+      for (let round = 1; round <= 5; round++) {
+        server.clock.advance(1000); // past the next look: the pass the callbacks ask for finds it due
         await burst(50);
+        // Asked by the pass the callbacks woke (no pass of the test's runs before this).
+        await expect.poll(statusChecks).toBe(checksBefore + round);
+        await passesDone();
       }
     } finally {
       writes.restore();
