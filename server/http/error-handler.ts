@@ -140,7 +140,7 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
  * The most problems an answer lists: a body of 64 KiB can hold thousands, and the answer stays
  * small whatever was sent. `details_total` says how many there were.
  */
-export const maxErrorDetails = 50;
+const maxErrorDetails = 50;
 
 function errorBody(
   requestId: string,

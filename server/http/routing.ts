@@ -42,7 +42,7 @@ function contractRouteTable(): RouteTable {
 }
 
 /** The request's path as sent, before any decoding or router rewriting. */
-export function rawPath(originalUrl: string): string {
+function rawPath(originalUrl: string): string {
   const end = originalUrl.search(/[?#]/);
   return end === -1 ? originalUrl : originalUrl.slice(0, end);
 }

@@ -38,7 +38,7 @@ const textProblem = (param: string): ApiErrorDetail => ({
  * stack, so no body, however it nests, can exhaust the call stack (the body's depth is bounded
  * anyway when it is read: `maxJsonDepth`).
  */
-export function textProblemsOf(body: unknown): ApiErrorDetail[] {
+function textProblemsOf(body: unknown): ApiErrorDetail[] {
   const problems: ApiErrorDetail[] = [];
   const stack: Array<{ value: unknown; path: string; key: string }> = [{ value: body, path: '', key: '' }];
   while (stack.length > 0) {
