@@ -87,14 +87,10 @@ const childOf = (parent: string, name: string) => (parent ? `${parent}.${name}` 
 function mergeRecipientRule(problems: Problem[]): Problem[] {
   const oneOfAt = new Set(problems.filter((p) => p.keyword === 'oneOf').map((p) => p.param));
   if (oneOfAt.size === 0) return problems;
+  // The branches' missing fields, looked up by name: a body of many items is not many × many.
+  const branchFields = new Set([...oneOfAt].flatMap((at) => recipientFields.map((f) => childOf(at, f))));
   return problems
-    .filter(
-      (p) =>
-        !(
-          p.keyword === 'required' &&
-          [...oneOfAt].some((at) => recipientFields.some((f) => p.param === childOf(at, f)))
-        ),
-    )
+    .filter((p) => !(p.keyword === 'required' && branchFields.has(p.param)))
     .map((p) =>
       p.keyword === 'oneOf' ? { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') } : p,
     );
