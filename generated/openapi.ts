@@ -1682,7 +1682,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1702,8 +1702,9 @@ export interface components {
                  */
                 param?: string;
                 /**
-                 * @description Every problem found, when there are several; `code`, `message` and `param` above
-                 *     repeat the first of them.
+                 * @description Every problem found, when there are several, the most important first, at most
+                 *     the first 50 (`details_total` says how many there were); `code`, `message` and
+                 *     `param` above repeat the first of them.
                  */
                 details?: {
                     /** @description The field or parameter at fault. */
@@ -1712,6 +1713,11 @@ export interface components {
                     /** @description What is wrong with it. */
                     message: string;
                 }[];
+                /**
+                 * @description How many problems the request had, sent with `details`: more than 50 means
+                 *     `details` lists only the first 50.
+                 */
+                details_total?: number;
             };
         };
     };
@@ -1780,7 +1786,9 @@ export interface components {
         /**
          * @description The request is malformed: a required field is missing (`missing_field`), the amount is
          *     not greater than 0 (`invalid_amount`), a field or parameter is invalid, the body is
-         *     not JSON, or `test=true` came with a live key.
+         *     not JSON or nests more than 32 levels (`too_deeply_nested`), or `test=true` came with a
+         *     live key. Every problem found is listed in `error.details` (at most 50, with their
+         *     count in `error.details_total`).
          */
         BadRequest: {
             headers: {
@@ -4117,6 +4125,6 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

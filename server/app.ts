@@ -7,7 +7,7 @@ import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
 import { handleErrors } from './http/error-handler.js';
 import { inOrder } from './http/in-order.js';
-import { jsonBody, refuseLoneSurrogates, refuseUnreadBodies } from './http/json-body.js';
+import { jsonBody, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
 import { OperationRouter } from './http/operation-router.js';
 import { rateLimitPerAccount } from './http/rate-limit.js';
@@ -15,7 +15,7 @@ import { assignRequestId } from './http/request-id.js';
 import { observeRequests } from './http/request-metrics.js';
 import { headAgain, headAsGet, routeNotFound, strictApiRoutes } from './http/routing.js';
 import { metricsRoute, noSniff } from './http/security-headers.js';
-import { refuseUnsafeText } from './http/text-fields.js';
+import { noteTextProblems, refuseTextProblems } from './http/text-fields.js';
 import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
 import { healthCheck } from './routes/health.js';
@@ -40,7 +40,8 @@ export interface AppOptions {
  * Builds the HTTP application without listening, so tests and the entry point share it. A
  * request goes through, in order: request id (and, once answered, metrics and the call log) →
  * under `/v1` (`apiRoutes`): authentication → rate limit → strict routing (404, 405, OPTIONS) →
- * JSON body → contract validation → the operation the validator matched (its write idempotent)
+ * JSON body (depth bounded) → text problems noted → contract validation (with them) → the
+ * operation the validator matched (its write idempotent)
  * (`apiOperations`); → (error handler).
  *
  * @example
@@ -90,10 +91,11 @@ function apiRoutes(deps: Deps): Router {
       strictApiRoutes(),
       jsonBody(deps.config.bodyLimitBytes),
       refuseUnreadBodies,
-      refuseLoneSurrogates,
-      refuseUnsafeText,
+      // Noted, not refused yet: they are answered with every problem the validator finds.
+      noteTextProblems,
       headAsGet,
       ...(contractValidator({ validateResponses: deps.config.validateResponses }) as RequestHandler[]),
+      refuseTextProblems,
       headAgain,
     ),
   );

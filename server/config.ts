@@ -76,6 +76,19 @@ export interface Config {
    * (a client that stopped reading would otherwise hold the process for ever).
    */
   shutdownGraceMs: number;
+  /**
+   * Slow clients (docs/decisions/0032-requests-bounded.md): a request's headers must arrive
+   * within `headersTimeoutMs` and the whole request, body included, within `requestTimeoutMs`
+   * (else `408` and the connection closed); an idle connection is closed after
+   * `keepAliveTimeoutMs`.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  /**
+   * Operator callbacks answered per client address and window before `429` (they are
+   * unauthenticated: docs/decisions/0033-operator-callbacks-bounded.md).
+   */
+  operatorCallbackLimit: number;
+  operatorCallbackWindowMs: number;
 }
 
 const mtnRequired = [
@@ -225,11 +238,23 @@ export function loadConfig(env: Env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    http: {
+      headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 600_000),
+    },
+    operatorCallbackLimit: int('OPERATOR_CALLBACK_LIMIT', 600, 1, 1_000_000),
+    operatorCallbackWindowMs: int('OPERATOR_CALLBACK_WINDOW_MS', 60_000, 100, 3_600_000),
     authFailureWindowMs: int('AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 3_600_000),
     mtnMomo: null,
     orangeMoney: null,
     operatorTimeoutMs: 15_000,
   };
+  if (config.http.requestTimeoutMs < config.http.headersTimeoutMs) {
+    problems.push(
+      'HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   const production = nodeEnv === 'production';
   const mtn = operatorSettings(env, 'MTN MoMo', mtnRequired, ['MTN_MOMO_CALLBACK_URL'], production, problems);
   const orange = operatorSettings(

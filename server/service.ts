@@ -17,7 +17,7 @@ import { createSandboxOperator } from './operators/sandbox-operator.js';
 import { openStore } from './storage/open-store.js';
 import type { Mode } from './storage/rows.js';
 import type { ResolveHost } from './webhooks/url-policy.js';
-import type { Worker } from './workers/polling-worker.js';
+import type { WakeableWorker, Worker } from './workers/polling-worker.js';
 import { startRetentionWorker } from './workers/retention-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
@@ -27,7 +27,7 @@ export interface RunningService {
   apiUrl: string;
   port: number;
   deps: Deps;
-  settlement: Worker;
+  settlement: WakeableWorker;
   /** Deletes expired idempotency records and call logs (server/domain/retention.ts). */
   retention: Worker;
   webhooks: Worker;
@@ -75,13 +75,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
   const autostart = options.autostartWorkers ?? true;
   const callLog = createCallLog({ store, clock, logger });
-  let settlement: Worker | undefined;
+  let settlement: WakeableWorker | undefined;
   let stopping = false;
+  // An operator called back: a pass soon, one at most waiting however many call
+  // (docs/decisions/0033-operator-callbacks-bounded.md); its failures are logged by the worker.
   const wakeSettlement = () => {
-    if (stopping) return;
-    settlement
-      ?.runOnce()
-      .catch((err) => logger.warn({ err }, 'settlement pass after an operator callback failed'));
+    if (!stopping) settlement?.wake();
   };
   const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware, wakeSettlement });
   settlement = startSettlementWorker(deps, logger, { autostart });
@@ -92,19 +91,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   });
 
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = httpServerFor(app);
+    const listening = httpServerFor(app, config.http);
     listening.once('error', reject);
     listening.listen(config.port, config.host, () => {
       listening.off('error', reject);
       resolve(listening);
     });
   });
-  // Longer than clients keep idle connections (undici: 4 s) and than a write may block the loop
-  // waiting for another process's lock (busy_timeout: 5 s), so the server never closes a
-  // connection a client is just reusing.
   answerClientErrors(server, logger);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrlFromListener) {

@@ -5,7 +5,7 @@ import { newId } from '../domain/ids.js';
 import { recordCalls } from '../domain/logs.js';
 import type { CallLogRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
-import { apiPrefix, rawPath } from './routing.js';
+import { apiPrefix, loggedPath } from './routing.js';
 
 export interface CallLog {
   middleware: RequestHandler;
@@ -78,7 +78,7 @@ export function createCallLog(options: {
         mode: caller?.mode ?? null,
         request_id: req.context.requestId,
         method: req.method,
-        path: rawPath(req.originalUrl), // as sent, the same text as the request log's
+        path: loggedPath(req.originalUrl), // as sent (its secrets redacted), the same text as the request log's
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 1000) / 1000,
         key_id: caller?.keyId || null,

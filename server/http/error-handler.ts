@@ -5,7 +5,8 @@ import type { Deps } from '../domain/context.js';
 import { ApiError, fromStorage } from '../domain/errors.js';
 import { childForRequest } from '../observability/logger.js';
 import { sendJson } from './envelope.js';
-import { restoreHead } from './routing.js';
+import { maxJsonDepth } from './json-body.js';
+import { loggedPath, restoreHead } from './routing.js';
 import { isValidatorError, requestValidationError } from './validation-errors.js';
 
 /** SQLite refusing to work (locked too long, read-only, disk full, I/O): retryable, nothing moved. */
@@ -43,6 +44,12 @@ function bodyParserError(err: { type?: unknown; status?: unknown }): ApiError | 
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 application/json.');
+    case 'entity.too.deep':
+      return new ApiError(
+        400,
+        'too_deeply_nested',
+        `The request body nests objects and arrays more than ${maxJsonDepth} levels deep.`,
+      );
     case 'entity.not.utf8':
       return new ApiError(400, 'invalid_text', 'The request body is not valid UTF-8.');
     case 'request.aborted':
@@ -114,7 +121,7 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
     }
     if (err.status === 413)
       return new ApiError(413, 'payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
-    return requestValidationError(err);
+    return requestValidationError(err, req.context.textProblems);
   }
   const clientError = clientErrorOf(err as { status?: unknown; statusCode?: unknown });
   if (clientError) return clientError;
@@ -129,7 +136,19 @@ function toApiError(err: unknown, req: Request, bodyLimit: number): ApiError | u
   return undefined;
 }
 
-function errorBody(requestId: string, code: ErrorCode, message: string, param?: string, details?: unknown) {
+/**
+ * The most problems an answer lists: a body of 64 KiB can hold thousands, and the answer stays
+ * small whatever was sent. `details_total` says how many there were.
+ */
+const maxErrorDetails = 50;
+
+function errorBody(
+  requestId: string,
+  code: ErrorCode,
+  message: string,
+  param?: string,
+  details?: readonly unknown[],
+) {
   return {
     status: 'error' as const,
     error: {
@@ -137,7 +156,9 @@ function errorBody(requestId: string, code: ErrorCode, message: string, param?: 
       message,
       request_id: requestId,
       ...(param !== undefined ? { param } : {}),
-      ...(details !== undefined ? { details } : {}),
+      ...(details !== undefined
+        ? { details: details.slice(0, maxErrorDetails), details_total: details.length }
+        : {}),
     },
   };
 }
@@ -157,7 +178,7 @@ export function handleErrors(deps: Deps, logger: Logger): ErrorRequestHandler {
     if (!apiError || status >= 500) {
       // A 503 is an expected, retryable state of the storage; anything else is a bug.
       const log = childForRequest(logger, requestId);
-      const fields = { err, method: req.method, path: req.path };
+      const fields = { err, method: req.method, path: loggedPath(req.originalUrl) };
       if (status === 503) log.warn(fields, 'request refused: storage unavailable');
       else log.error(fields, 'request failed');
     }

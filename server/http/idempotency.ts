@@ -2,7 +2,10 @@ import { hash } from 'node:crypto';
 import type { Request } from 'express';
 import type { IdempotencyKey } from '../domain/write.js';
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+/**
+ * JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. Recursive, over a
+ * body already bounded to `maxJsonDepth` levels when it was read (json-body.ts).
+ */
 function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   let out: string;

@@ -3,6 +3,14 @@ import { ApiError } from '../domain/errors.js';
 import { utf8Only } from './text-fields.js';
 
 /**
+ * How deep a JSON body may nest objects and arrays (the outermost object is level 1). The
+ * contract's deepest body is 3 levels (a bulk payout's item); 32 leaves room for any body to come
+ * and bounds every walk over a body that follows, none of which then needs more than 32 frames.
+ * Stated in the contract (`too_deeply_nested`, docs/decisions/0032-requests-bounded.md).
+ */
+export const maxJsonDepth = 32;
+
+/**
  * The Content-Types of nearly every body clients send, lowercased: read by `readPlainJson`.
  * Any other spelling (`application/*+json`, other parameters, another charset) goes through
  * express.json(), which knows them all.
@@ -23,6 +31,40 @@ function bodyError(type: string, message: string): Error {
 const aborted = () => bodyError('request.aborted', 'request aborted');
 
 const isJsonSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+/**
+ * Throws unless the JSON text in `bytes` nests at most `maxJsonDepth` levels: counted over the
+ * bytes, in one pass and no recursion, before JSON.parse builds anything. Brackets inside
+ * strings do not count (a `"` ends a string unless escaped; multi-byte UTF-8 never contains the
+ * ASCII bytes looked at). Malformed text is left to JSON.parse.
+ */
+function withinDepth(bytes: Buffer): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (inString) {
+      if (byte === 0x5c)
+        i += 1; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      depth += 1;
+      if (depth > maxJsonDepth) {
+        throw bodyError(
+          'entity.too.deep',
+          `The request body nests objects and arrays more than ${maxJsonDepth} levels deep.`,
+        );
+      }
+    } else if (byte === 0x7d || byte === 0x5d) depth -= 1;
+  }
+}
+
+/** body-parser `verify` (and the same check on the plain path): valid UTF-8, depth bounded. */
+function readableJson(req: unknown, res: unknown, bytes: Buffer): void {
+  utf8Only(req, res, bytes);
+  withinDepth(bytes);
+}
 
 /** JSON text of a strict body: an object or an array, as express.json({ strict: true }) wants. */
 function parseStrict(text: string): unknown {
@@ -75,7 +117,7 @@ function readPlainJson(req: Request, length: number, next: NextFunction): void {
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     try {
-      utf8Only(req, undefined, bytes); // the check express.json() runs as its `verify`
+      readableJson(req, undefined, bytes); // the check express.json() runs as its `verify`
       req.body = parseStrict(bytes.toString('utf8', bom));
     } catch (error) {
       return done(error as Error);
@@ -105,7 +147,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
     limit: limitBytes,
     strict: true,
     type: jsonTypes,
-    verify: utf8Only,
+    verify: readableJson,
   });
   return (req, res, next) => {
     const { headers } = req;
@@ -146,46 +188,6 @@ export const refuseUnreadBodies: RequestHandler = (req, _res, next) => {
   const hasBody = req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
   if (hasBody && !req.is(jsonTypes)) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
-  }
-  next();
-};
-
-/** Where in `value` a string (or a key) holds a lone UTF-16 surrogate, if anywhere. */
-function loneSurrogateAt(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return /[\uD800-\uDFFF]/u.test(value) ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = loneSurrogateAt(value[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const childPath = path ? `${path}.${key}` : key;
-      if (/[\uD800-\uDFFF]/u.test(key)) return childPath;
-      const found = loneSurrogateAt(child, childPath);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}
-
-/**
- * JSON can escape half of a UTF-16 pair (`"\ud800"`), which is no character at all: stored as
- * UTF-8 it would silently become U+FFFD. Such a body is refused, so what is stored is what was
- * sent.
- */
-export const refuseLoneSurrogates: RequestHandler = (req, _res, next) => {
-  if (req.body === undefined) return next();
-  const at = loneSurrogateAt(req.body, '');
-  if (at !== undefined) {
-    throw new ApiError(
-      400,
-      'invalid_field',
-      `The field ${at || 'body'} contains a lone UTF-16 surrogate (an escape such as \\ud800 without its pair); send valid Unicode text.`,
-      { param: at || undefined },
-    );
   }
   next();
 };

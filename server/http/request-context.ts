@@ -1,4 +1,5 @@
 import type { Caller } from '../domain/context.js';
+import type { ApiErrorDetail } from '../domain/errors.js';
 
 /** What the middleware learns about a request, for the ones after it and for the call log. */
 interface RequestContext {
@@ -12,6 +13,8 @@ interface RequestContext {
   headAsGet?: boolean;
   /** The signed-in dashboard user, whose actions the call log records with their id. */
   dashboardUserId?: string;
+  /** The text problems of the JSON body, answered with the contract validator's (text-fields.ts). */
+  textProblems?: ApiErrorDetail[];
 }
 
 declare module 'express-serve-static-core' {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import { contractMatch } from './openapi-validator.js';
-import { rawPath } from './routing.js';
+import { loggedPath } from './routing.js';
 
 /**
  * Counts and times every answered request by contract operation (never by raw path, whose ids
@@ -25,7 +25,7 @@ export function observeRequests(metrics: Metrics, logger: Logger): RequestHandle
         {
           request_id: req.context.requestId,
           method: req.method,
-          path: rawPath(req.originalUrl), // as sent: the full path, wherever a router trimmed it
+          path: loggedPath(req.originalUrl), // as sent (its secrets redacted): the full path, wherever a router trimmed it
           operation,
           status: res.statusCode,
           duration_ms: Math.round(durationMs * 1000) / 1000,

@@ -42,9 +42,29 @@ function contractRouteTable(): RouteTable {
 }
 
 /** The request's path as sent, before any decoding or router rewriting. */
-export function rawPath(originalUrl: string): string {
+function rawPath(originalUrl: string): string {
   const end = originalUrl.search(/[?#]/);
   return end === -1 ? originalUrl : originalUrl.slice(0, end);
+}
+
+/**
+ * Paths that carry a secret, and the part of each that is one: a hosted checkout's token (it
+ * lets anyone pay the payment and read it), a dashboard invitation's one-time link, and an
+ * operator callback's reference (with the movement's id, what makes a callback act). Case does
+ * not matter: Express serves `/Checkout/...` as `/checkout/...`.
+ */
+const secretInPath =
+  /^(\/+(?:checkout|dashboard\/+welcome|operator-callbacks\/+[^/]+(?:\/+[a-z]+_[0-9A-Za-z]{24}(?=\/))?)\/+)[^/]+/i;
+
+/**
+ * A request's path as the logs keep it (the process log's `request` lines, the call log, error
+ * lines): as sent, without its query string (where a one-time token could also travel), and
+ * with the secret of a path that carries one replaced by `[REDACTED]`, as `Authorization` is
+ * (docs/decisions/0032-requests-bounded.md). A log is read by more people than a secret may be.
+ */
+export function loggedPath(originalUrl: string): string {
+  const path = rawPath(originalUrl);
+  return secretInPath.test(path) ? path.replace(secretInPath, '$1[REDACTED]') : path;
 }
 
 export const apiPrefix = /^\/v1(?:[/?]|$)/i;

@@ -1,53 +1,86 @@
 import { isUtf8 } from 'node:buffer';
 import type { RequestHandler } from 'express';
-import { ApiError } from '../domain/errors.js';
+import type { ApiErrorDetail } from '../domain/errors.js';
+import { problemsError } from './validation-errors.js';
 
 /** The free-text fields people type and others read: names, descriptions, references. */
 const textFields = new Set(['name', 'description', 'reference']);
 
 /**
- * C0 and C1 control characters (NUL, tab and newline included), the bidirectional overrides
+ * C0 and C1 control characters (NUL, tab and newline included), and the bidirectional overrides
  * and isolates that make text display in another order than it is stored (U+202A to U+202E,
- * U+2066 to U+2069), and unpaired surrogates (`"\ud800"` in JSON: not valid Unicode).
+ * U+2066 to U+2069). (Unpaired surrogates are found anywhere in a body: `loneSurrogate`.)
  */
 const forbidden =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
-function findBadText(value: unknown, path: string): string | undefined {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findBadText(value[i], `${path}[${i}]`);
-      if (found) return found;
+/** A lone surrogate, in unicode mode: a proper pair is one code point outside the range. */
+const loneSurrogate = /[\uD800-\uDFFF]/u;
+
+const surrogateProblem = (param: string): ApiErrorDetail => ({
+  param: param || 'body',
+  code: 'invalid_field',
+  message: `The field ${param || 'body'} contains a lone UTF-16 surrogate (an escape such as \\ud800 without its pair); send valid Unicode text.`,
+});
+
+const textProblem = (param: string): ApiErrorDetail => ({
+  param,
+  code: 'invalid_text',
+  message: `${param} must not contain control characters, NUL or bidirectional-override characters.`,
+});
+
+/**
+ * Every text problem of a parsed body, in the order of the body: a lone UTF-16 surrogate in any
+ * string or key (`invalid_field`: JSON can escape half a pair, `"\ud800"`, which is no character
+ * and would be stored as U+FFFD), and characters that hide or disguise what is displayed in a
+ * name, description or reference (`invalid_text`). One problem per place. The walk keeps its own
+ * stack, so no body, however it nests, can exhaust the call stack (the body's depth is bounded
+ * anyway when it is read: `maxJsonDepth`).
+ */
+function textProblemsOf(body: unknown): ApiErrorDetail[] {
+  const problems: ApiErrorDetail[] = [];
+  const stack: Array<{ value: unknown; path: string; key: string }> = [{ value: body, path: '', key: '' }];
+  while (stack.length > 0) {
+    const { value, path, key } = stack.pop() as { value: unknown; path: string; key: string };
+    if (typeof value === 'string') {
+      if (loneSurrogate.test(value)) problems.push(surrogateProblem(path));
+      else if (textFields.has(key) && forbidden.test(value)) problems.push(textProblem(path));
+    } else if (Array.isArray(value)) {
+      // Pushed last first, so they come off the stack in the body's order.
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: `${path}[${i}]`, key: '' });
+    } else if (value && typeof value === 'object') {
+      const keys = Object.keys(value);
+      const children: Array<{ value: unknown; path: string; key: string }> = [];
+      for (const name of keys) {
+        const childPath = path ? `${path}.${name}` : name;
+        if (loneSurrogate.test(name)) problems.push(surrogateProblem(childPath));
+        else children.push({ value: (value as Record<string, unknown>)[name], path: childPath, key: name });
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as (typeof children)[number]);
     }
-    return undefined;
   }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      const param = path ? `${path}.${key}` : key;
-      if (textFields.has(key) && typeof item === 'string' && forbidden.test(item)) return param;
-      const found = findBadText(item, param);
-      if (found) return found;
-    }
-  }
-  return undefined;
+  return problems;
 }
 
 /**
- * Refuses a body whose names, descriptions or references hold characters that hide or
- * disguise what is displayed: `400 invalid_text` naming the field. (Invalid UTF-8 is refused
- * while the body is read, see `utf8Only`.)
+ * Notes the text problems of a JSON body for the request's answer; refused later, together with
+ * every problem the contract validator finds (`refuseTextProblems`, `requestValidationError`), so
+ * one answer lists them all. (Invalid UTF-8 is refused while the body is read, see `utf8Only`.)
  */
-export const refuseUnsafeText: RequestHandler = (req, _res, next) => {
-  const param = findBadText(req.body, '');
-  if (param) {
-    throw new ApiError(
-      400,
-      'invalid_text',
-      `${param} must not contain control characters, NUL or bidirectional-override characters.`,
-      { param },
-    );
+export const noteTextProblems: RequestHandler = (req, _res, next) => {
+  if (req.body !== undefined) {
+    const problems = textProblemsOf(req.body);
+    if (problems.length > 0) req.context.textProblems = problems;
   }
+  next();
+};
+
+/** After the contract validator found nothing: a body with text problems is still refused. */
+export const refuseTextProblems: RequestHandler = (req, _res, next) => {
+  const problems = req.context.textProblems;
+  if (problems) throw problemsError(problems);
   next();
 };
 

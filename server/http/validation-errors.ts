@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type ApiErrorDetail } from '../domain/errors.js';
 
 /** The shape of express-openapi-validator's errors. */
 export interface ValidatorError {
@@ -70,6 +70,7 @@ const precedence = [
   'invalid_msisdn',
   'too_many_items',
   'invalid_field',
+  'invalid_text',
   // The recipient rule was the domain's, checked once the fields themselves were valid.
   'invalid_recipient',
   'invalid_parameter',
@@ -86,14 +87,10 @@ const childOf = (parent: string, name: string) => (parent ? `${parent}.${name}` 
 function mergeRecipientRule(problems: Problem[]): Problem[] {
   const oneOfAt = new Set(problems.filter((p) => p.keyword === 'oneOf').map((p) => p.param));
   if (oneOfAt.size === 0) return problems;
+  // The branches' missing fields, looked up by name: a body of many items is not many × many.
+  const branchFields = new Set([...oneOfAt].flatMap((at) => recipientFields.map((f) => childOf(at, f))));
   return problems
-    .filter(
-      (p) =>
-        !(
-          p.keyword === 'required' &&
-          [...oneOfAt].some((at) => recipientFields.some((f) => p.param === childOf(at, f)))
-        ),
-    )
+    .filter((p) => !(p.keyword === 'required' && branchFields.has(p.param)))
     .map((p) =>
       p.keyword === 'oneOf' ? { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') } : p,
     );
@@ -155,20 +152,34 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
   };
 }
 
-/** A validator rejection of a request, as one ApiError with every problem in `details`. */
-export function requestValidationError(err: ValidatorError): ApiError {
-  const problems = mergeRecipientRule((err.errors ?? []).map(problemOf));
-  const classified = problems.map((p) => ({ problem: p, ...classify(p) }));
-  classified.sort((a, b) => precedence.indexOf(a.code) - precedence.indexOf(b.code));
-  const first = classified[0];
-  if (!first) return new ApiError(400, 'invalid_field', err.message);
-  const details = classified.map((c) => ({
-    param: c.problem.param || c.problem.location,
-    code: c.code,
-    message: c.message,
-  }));
-  return new ApiError(400, first.code, first.message, {
-    param: first.problem.param || undefined,
+const locations = new Set(['body', 'query', 'headers', 'params']);
+
+/**
+ * A request's problems as one ApiError: every problem in `details`, the most important first by
+ * the seed's precedence (a stable sort: otherwise in the order found), repeated at the top.
+ */
+export function problemsError(problems: ApiErrorDetail[]): ApiError {
+  const rank = (code: ApiErrorDetail['code']) => {
+    const at = precedence.indexOf(code as (typeof precedence)[number]);
+    return at === -1 ? precedence.length : at;
+  };
+  const details = [...problems].sort((a, b) => rank(a.code) - rank(b.code));
+  const first = details[0] as ApiErrorDetail;
+  return new ApiError(400, first.code ?? 'invalid_field', first.message, {
+    // A problem of the whole body or query names no field at the top.
+    param: locations.has(first.param) ? undefined : first.param,
     details: details.length > 1 ? details : undefined,
   });
+}
+
+/**
+ * A validator rejection of a request, as one ApiError with every problem in `details`, the
+ * body's text problems (`textProblems`, found before the validator ran) among them.
+ */
+export function requestValidationError(err: ValidatorError, textProblems: ApiErrorDetail[] = []): ApiError {
+  const problems = mergeRecipientRule((err.errors ?? []).map(problemOf));
+  const found: ApiErrorDetail[] = problems.map((p) => ({ param: p.param || p.location, ...classify(p) }));
+  const all = [...found, ...textProblems];
+  if (all.length === 0) return new ApiError(400, 'invalid_field', err.message);
+  return problemsError(all);
 }

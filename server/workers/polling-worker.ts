@@ -7,6 +7,15 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** A worker on a timer that can also be woken (startPollingWorker). */
+export interface WakeableWorker extends Worker {
+  /**
+   * Asks for a pass soon, without waiting for it: after the pass under way, if any. Wakes while
+   * one is already waiting join it, so a burst of wakes (operator callbacks) costs one pass.
+   */
+  wake(): void;
+}
+
 /** What a pass did: `count` items done; `more`: work is left that the next pass can do now. */
 export interface PassResult {
   count: number;
@@ -25,7 +34,7 @@ export function startPollingWorker(options: {
   pass: (worker: { stopping(): boolean }) => Promise<PassResult>;
   logger: Logger;
   autostart: boolean;
-}): Worker {
+}): WakeableWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<PassResult> | undefined;
   let stopped = false;
@@ -51,11 +60,33 @@ export function startPollingWorker(options: {
   };
   if (options.autostart) timer = setTimeout(loop, options.pollMs);
 
+  // A wake waiting for the pass under way; `woken` settles once the pass it asked for ends.
+  let wakeWaiting = false;
+  let woken: Promise<void> = Promise.resolve();
+  const wake = () => {
+    if (stopped || wakeWaiting) return;
+    wakeWaiting = true;
+    woken = (async () => {
+      while (running) await running.catch(() => undefined);
+      // From here on the pass reads what is due afresh: a wake after this point asks for another.
+      wakeWaiting = false;
+      if (stopped) return;
+      try {
+        await pass();
+        failures.succeeded();
+      } catch (err) {
+        failures.failed(err);
+      }
+    })();
+  };
+
   return {
     runOnce: async () => (await pass()).count,
+    wake,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await woken;
       await running?.catch(() => undefined);
     },
   };

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Deps } from '../domain/context.js';
 import { settleBacklog } from '../domain/settlement.js';
-import { startPollingWorker, type Worker } from './polling-worker.js';
+import { startPollingWorker, type WakeableWorker } from './polling-worker.js';
 
 /**
  * Polls the operators for pending payments, top-ups and payouts every `settlementPollMs`, and
@@ -10,7 +10,11 @@ import { startPollingWorker, type Worker } from './polling-worker.js';
  * each claimed while the one before commits (`settleBacklog`). Everything it needs is in the
  * database, so after a restart it simply carries on.
  */
-export function startSettlementWorker(deps: Deps, logger: Logger, options: { autostart: boolean }): Worker {
+export function startSettlementWorker(
+  deps: Deps,
+  logger: Logger,
+  options: { autostart: boolean },
+): WakeableWorker {
   return startPollingWorker({
     name: 'settlement',
     pollMs: deps.config.settlementPollMs,

@@ -273,6 +273,9 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
     // Nothing was made due: a pass at the same moment asks MTN nothing about it.
     await h.server.settle(0);
     expect(h.mtnSim.statusChecks.get(ref) ?? 0).toBe(checks);
+    // Once its next look is due, the right callback has it asked at once: no pass of ours runs
+    // here but the one the callback asks for (docs/decisions/0033-operator-callbacks-bounded.md).
+    h.server.clock.advance(1000);
     expect(await h.mtnSim.sendCallback(`${base}/${id}/${ref}`, { status: 'SUCCESSFUL' })).toBe(204);
     await waitFor(() => (h.mtnSim.statusChecks.get(ref) ?? 0) > checks);
     expect(await statusOf(h.server, `/payments/${id}`)).toBe('initiated');

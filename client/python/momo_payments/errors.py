@@ -55,6 +55,9 @@ class APIError(PaymentsError):
         self.details: list[ErrorResponseErrorDetailsItem] = (
             error["details"] if error is not None and isinstance(error.get("details"), list) else []
         )
+        total = error.get("details_total") if error is not None else None
+        # How many problems the request had: more than len(details) when only the first 50 are listed.
+        self.details_total: int = total if isinstance(total, int) else len(self.details)
         message = _str(error.get("message")) if error is not None else None
         self.message = message or f"HTTP {status} with no error envelope"
         request_id = _str(error.get("request_id")) if error is not None else None

@@ -62,6 +62,13 @@ class ErrorMappingTest(unittest.TestCase):
         error = self.raised(failure(400, "invalid_amount", "The amount must be greater than 0", param="amount", details=details))
         self.assertEqual(error.param, "amount")
         self.assertEqual(error.details, details)
+        self.assertEqual(error.details_total, 1)
+
+    def test_how_many_problems_when_only_the_first_50_are_listed(self) -> None:
+        details = [{"param": f"f{i}", "code": "unknown_field", "message": "not accepted"} for i in range(50)]
+        error = self.raised(failure(400, "unknown_field", "The field f0 is not accepted here.", details=details, details_total=3000))
+        self.assertEqual(len(error.details), 50)
+        self.assertEqual(error.details_total, 3000)
 
     def test_the_request_id_from_the_header_when_the_body_is_not_the_envelope(self) -> None:
         error = self.raised(Answer(502, b"<html>bad gateway</html>", {"Content-Type": "text/html", "X-Request-Id": "req_proxy"}))

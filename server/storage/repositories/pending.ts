@@ -31,17 +31,17 @@ export function pendingQueries<Row extends { status: string }>(
     `UPDATE ${table} SET next_check_at = @lease_until
       WHERE id = @id AND status = '${pendingStatus}' AND next_check_at IS NOT DISTINCT FROM @seen`,
   );
-  const checkNow = connection.prepare(
-    `UPDATE ${table} SET next_check_at = ? WHERE id = ? AND operator_ref = ? AND status = '${pendingStatus}'`,
+  const pendingWithRef = connection.prepare<{ id: string }>(
+    `SELECT id FROM ${table} WHERE id = ? AND operator_ref = ? AND status = '${pendingStatus}'`,
   );
   return {
     /** Records the operator's token for a pending request (before the request goes further). */
     async setOperatorToken(id: string, token: string): Promise<void> {
       await setOperatorToken.run(token, id);
     },
-    /** An operator's callback named this row and its reference: its status is asked at the next pass. */
-    async checkNow(id: string, operatorRef: string, now: number): Promise<boolean> {
-      return (await checkNow.run(now, id, operatorRef)).changes > 0;
+    /** Whether this row is still pending with this operator reference (an operator's callback named both). */
+    async isPendingWith(id: string, operatorRef: string): Promise<boolean> {
+      return (await pendingWithRef.get(id, operatorRef)) !== undefined;
     },
     /** Moves a pending row to a final state; false when it already was final. */
     async finish(

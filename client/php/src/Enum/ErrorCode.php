@@ -56,4 +56,5 @@ enum ErrorCode: string
     case TooManyFailedAuthentications = 'too_many_failed_authentications';
     case HeadersTooLarge = 'headers_too_large';
     case MalformedRequest = 'malformed_request';
+    case TooDeeplyNested = 'too_deeply_nested';
 }

@@ -24,8 +24,10 @@ class ApiException extends RuntimeException implements PaymentsException
     public readonly ?string $requestId;
     /** The field or parameter at fault (`amount`, `Idempotency-Key`), when there is one. */
     public readonly ?string $param;
-    /** @var list<array{param: string, code: string, message: string}> Every problem found, when there are several. */
+    /** @var list<array{param: string, code: string, message: string}> Every problem found, when there are several (at most the first 50). */
     public readonly array $details;
+    /** How many problems the request had: more than `count($details)` when the API listed only the first 50. */
+    public readonly int $detailsTotal;
     /** The message the API gave, or a description of the unexpected answer. */
     public readonly string $apiMessage;
 
@@ -37,6 +39,8 @@ class ApiException extends RuntimeException implements PaymentsException
         $this->requestId = $error['request_id'] ?? $response->requestId();
         $this->param = $error['param'] ?? null;
         $this->details = $error['details'] ?? [];
+        $total = $error['details_total'] ?? null;
+        $this->detailsTotal = is_int($total) ? $total : count($this->details);
         $this->apiMessage = $apiMessage ?? $error['message'] ?? 'the answer is not the error envelope of the contract';
         $label = $this->errorCode ?? "HTTP {$response->status}";
         $where = $this->requestId !== null ? " (request {$this->requestId})" : '';
@@ -66,7 +70,7 @@ class ApiException extends RuntimeException implements PaymentsException
         return $this->errorCode === $code->value;
     }
 
-    /** @return array{code?: string, message?: string, request_id?: string, param?: string, details?: list<array{param: string, code: string, message: string}>} */
+    /** @return array{code?: string, message?: string, request_id?: string, param?: string, details?: list<array{param: string, code: string, message: string}>, details_total?: int} */
     private static function envelopeOf(Response $response): array
     {
         try {

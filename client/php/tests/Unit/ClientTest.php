@@ -252,6 +252,23 @@ final class ClientTest extends TestCase
         self::assertCount(1, self::$server->requests(), 'a 400 is an answer, never retried');
     }
 
+    public function testHowManyProblemsWhenOnlyTheFirst50AreListed(): void
+    {
+        $details = array_map(
+            static fn (int $i): array => ['param' => "f{$i}", 'code' => 'unknown_field', 'message' => 'not accepted'],
+            range(0, 49),
+        );
+        self::$server->script([Fixtures::error(400, 'unknown_field', 'The field f0 is not accepted here.', ['details' => $details, 'details_total' => 3000])]);
+
+        try {
+            self::client()->createPayment(self::paymentBody());
+            self::fail('no exception');
+        } catch (ValidationException $error) {
+            self::assertCount(50, $error->details);
+            self::assertSame(3000, $error->detailsTotal);
+        }
+    }
+
     /** @return array<string, array{int, string, class-string<ApiException>}> */
     public static function errorClasses(): array
     {
