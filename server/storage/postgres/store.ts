@@ -4,7 +4,7 @@ import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SharedCounters, Store, Tx } from '../store.js';
 import type { Unit } from '../unit.js';
-import { checkout } from './checkout.js';
+import { checkout, type HeldClient } from './checkout.js';
 import { postgresConnection } from './connection.js';
 import { postgresCounters } from './counters.js';
 import { KeyChangesListener } from './key-changes.js';
@@ -198,17 +198,24 @@ export async function serializableTransaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   budgetMs = defaultStatementTimeoutMs,
 ): Promise<T> {
-  const giveUpAt = Date.now() + budgetMs;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await inTransaction(pool, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
-    } catch (error) {
-      if (!isRetryable(error)) throw error;
-      // Up to 1 ms, doubling to 32 ms, at random so that the racers do not meet again at once.
-      const pause = Math.random() * Math.min(32, 2 ** (attempt - 1));
-      if (Date.now() + pause >= giveUpAt) throw error;
-      await sleep(pause);
+  // One connection for every attempt: a unit that lost a race runs again at once, instead of
+  // queueing for the pool behind the units that came after it.
+  const held = await checkout(pool);
+  try {
+    const giveUpAt = Date.now() + budgetMs;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await transactOn(held, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        // Up to 1 ms, doubling to 32 ms, at random so that the racers do not meet again at once.
+        const pause = Math.random() * Math.min(32, 2 ** (attempt - 1));
+        if (Date.now() + pause >= giveUpAt) throw error;
+        await sleep(pause);
+      }
     }
+  } finally {
+    held.release();
   }
 }
 
@@ -219,19 +226,24 @@ export async function serializableTransaction<T>(
  * @example
  * const { rows } = await readOnlyTransaction(pool, (client) => client.query('SELECT 1'));
  */
-export function readOnlyTransaction<T>(
+export async function readOnlyTransaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  return inTransaction(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
-}
-
-async function inTransaction<T>(
-  pool: pg.Pool,
-  begin: string,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const held = await checkout(pool);
+  try {
+    return await transactOn(held, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+  } finally {
+    held.release();
+  }
+}
+
+/** One transaction on a held connection: `begin`, `work`, COMMIT, or ROLLBACK and the error. */
+async function transactOn<T>(
+  held: HeldClient,
+  begin: string,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const { client } = held;
   try {
     await client.query(begin);
@@ -243,8 +255,6 @@ async function inTransaction<T>(
     // ROLLBACK that fails means the connection itself broke: it is closed, not reused.
     await client.query('ROLLBACK').catch(() => held.markBroken());
     throw error;
-  } finally {
-    held.release();
   }
 }
 
