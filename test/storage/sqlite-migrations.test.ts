@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateSqlite, openDatabase } from '../../server/storage/sqlite/database.js';
 import { tempFolder, waitUntil } from '../faults/support/load.js';
 import { ensureCompiledServer, repoRoot } from '../support/child-server.js';
 
@@ -99,6 +100,19 @@ describe('processes migrating one new SQLite file at the same moment', () => {
       } finally {
         db.close();
       }
+    }
+  });
+});
+
+describe('a file already migrated', () => {
+  it('is only read, never locked: a read-only connection finds nothing to apply', () => {
+    const path = join(folder.dir, 'current.db');
+    openDatabase(path).close();
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(migrateSqlite(db)).toEqual([]);
+    } finally {
+      db.close();
     }
   });
 });
