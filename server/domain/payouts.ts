@@ -253,11 +253,26 @@ function contextOf(deps: Deps, caller: Caller): PayoutContext {
   return { caller, now, expiresAt: now + deps.config.payoutTimeoutSeconds * 1000 };
 }
 
+/**
+ * Locks every balance the movements take from or give to, before any moves: the caller's, and
+ * each recipient wallet's (storage/repositories/ledger.ts, docs/decisions/0028).
+ */
+function lockBalances(tx: Tx, caller: Caller, currency: string, movements: Movement[]): Promise<void> {
+  const wallets = [
+    caller.walletId,
+    ...movements.flatMap((m) => (m.recipient.wallet ? [m.recipient.wallet.id] : [])),
+  ];
+  return tx.ledger.lock(wallets.map((walletId) => ({ walletId, currency })));
+}
+
 const insertPayout = defineUnit(
   import.meta.url,
   'payouts.insert',
-  async (tx, a: { context: PayoutContext; plan: PayoutPlan }): Promise<PayoutRow> =>
-    executePayout(tx, a.context, await movementOf(tx, a.context.caller, a.plan, null)),
+  async (tx, a: { context: PayoutContext; plan: PayoutPlan }): Promise<PayoutRow> => {
+    const movement = await movementOf(tx, a.context.caller, a.plan, null);
+    await lockBalances(tx, a.context.caller, movement.currency, [movement]);
+    return executePayout(tx, a.context, movement);
+  },
 );
 
 export async function createPayout(
@@ -294,6 +309,7 @@ const insertBulkPayout = defineUnit(
     const bulkId = newId('bulk');
     const movements: Movement[] = [];
     for (const plan of a.plans) movements.push(await movementOf(tx, caller, plan, bulkId));
+    await lockBalances(tx, caller, a.currency, movements);
     const totalAmount = movements.reduce((sum, movement) => sum + movement.amount, 0);
     const available = await tx.ledger.available(caller.walletId, a.currency);
     if (available < totalAmount) throw insufficient(available, totalAmount, a.currency);

@@ -370,16 +370,22 @@ async function readDue(
   return { items, more };
 }
 
+const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
 /** Claims the items for this pass, each until its lease ends; answers the ids won. */
 async function claim(deps: Deps, items: DueItem[], now: number): Promise<Set<string>> {
   const leaseUntil = (mode: Mode) =>
     now + (mode === 'test' ? sandboxClaimMs : claimLeaseOperatorTimeouts * deps.config.operatorTimeoutMs);
-  const claims = items.map(({ table, row }) => ({
-    table,
-    id: row.id,
-    next_check_at: row.next_check_at,
-    until: leaseUntil(row.mode),
-  }));
+  // In one order, whichever order the pass read them in: two instances claiming the same rows
+  // wait for each other, never in a circle (docs/decisions/0028).
+  const claims = items
+    .map(({ table, row }) => ({
+      table,
+      id: row.id,
+      next_check_at: row.next_check_at,
+      until: leaseUntil(row.mode),
+    }))
+    .sort((x, y) => (x.table === y.table ? compare(x.id, y.id) : compare(x.table, y.table)));
   return new Set(await write(deps, claimDue, { items: claims }));
 }
 

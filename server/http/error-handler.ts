@@ -17,11 +17,12 @@ const unavailableSqliteCodes =
  * PostgreSQL out of reach or refusing work, with the transaction rolled back: connection
  * exceptions (08), insufficient resources (53: too many connections, disk full), shutting down
  * or starting (57P01-57P03), a statement over DATABASE_STATEMENT_TIMEOUT_MS (57014), a race
- * still lost after every retry (40001, 40P01), a read-only server (25006); and the socket
- * errors of a database that went away.
+ * still lost when the retries' budget ran out (40001, 40P01, 55P03 lock timeout:
+ * server/storage/postgres/store.ts), a read-only server (25006); and the socket errors of a
+ * database that went away.
  */
 const unavailablePostgresCodes =
-  /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|57014|40001|40P01|25006|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND)$/;
+  /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|57014|40001|40P01|55P03|25006|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND)$/;
 /** node-postgres's own errors, which carry no code. */
 const unavailablePostgresMessages =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;

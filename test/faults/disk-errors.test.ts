@@ -141,10 +141,13 @@ const prepareSettleMs = 2000;
 /**
  * Creates an account, a service, a funded balance, a payout with a stored idempotent answer,
  * and a payment still waiting for its operator, on a server the function starts and returns.
+ * Returns once the call log holds each of its `requests`: the server then has no call-log row
+ * left to write, so killing it or taking its disk cannot cut one short, and the file holds
+ * exactly one row per request (the count a fault must leave unchanged).
  */
 async function prepare(
   dbPath: string,
-): Promise<{ prepared: Prepared; server: ChildServer; lastRequestId: string }> {
+): Promise<{ prepared: Prepared; server: ChildServer; requests: number }> {
   const account = await createAccountWithCli(dbPath, 'Disk faults');
   const server = await startChildServer({
     dbPath,
@@ -152,8 +155,11 @@ async function prepare(
     env: { SANDBOX_SETTLE_MS: String(prepareSettleMs), ...localEndpoints },
   });
   servers.push(server);
-  const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
-    callApi(server.url, account, method, path, options);
+  let requests = 0;
+  const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) => {
+    requests += 1;
+    return callApi(server.url, account, method, path, options);
+  };
   const service = await api('POST', '/services', { body: { name: 'Disk shop' } });
   expect(service.status, service.text).toBe(201);
   const serviceId = service.body.data.service_id as string;
@@ -172,9 +178,17 @@ async function prepare(
   const pending = logicalRequest('payment', 'disk-pending', 2500, numbers.success, serviceId);
   const payment = await api('POST', pending.path, { body: pending.body });
   expect(payment.status, payment.text).toBe(202);
+  // Written after its answer, as the rows before it were: once it is in, they all are.
+  const lastRequestId = payment.headers.get('x-request-id') as string;
+  await waitUntil(
+    () => callLogged(dbPath, lastRequestId),
+    10_000,
+    () => `the call log of ${lastRequestId} never reached the file`,
+    20,
+  );
   return {
     server,
-    lastRequestId: payment.headers.get('x-request-id') as string,
+    requests,
     prepared: {
       account,
       serviceId,
@@ -433,7 +447,7 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     const dir = join(folder.dir, 'read-only');
     mkdirSync(dir);
     const dbPath = join(dir, 'payments.db');
-    const { prepared, server: preparing } = await prepare(dbPath);
+    const { prepared, server: preparing, requests } = await prepare(dbPath);
     await freeze(preparing, dbPath, prepared);
 
     chmodSync(dbPath, 0o444);
@@ -445,6 +459,8 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
       chownSync(secretsKeyFilePath(dbPath), nobody.uid, nobody.gid);
     }
     const countsBefore = tableCounts(dbPath);
+    // One row per request the preparing server answered, none more, none missing.
+    expect(countsBefore.call_logs).toBe(requests);
     const hashBefore = sha256(dbPath);
 
     const readOnly = await startChildServer({
@@ -462,6 +478,7 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
       | { code?: string; message?: string }
       | undefined;
 
+    // Not a row written under the fault: the call log still holds the preparing server's rows only.
     expect(tableCounts(dbPath)).toEqual(countsBefore);
     expect(sha256(dbPath)).toBe(hashBefore);
 
@@ -517,6 +534,8 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
 interface FullDisk {
   faulty: ChildServer;
   prepared: Prepared;
+  /** The requests the server answered before the disk filled: one call-log row each. */
+  requests: number;
   /** Gives the space back; returns the server to go on with. */
   lift: () => Promise<ChildServer>;
   /** Bytes of filler written (tmpfs only). */
@@ -530,15 +549,8 @@ interface FullDisk {
 async function fillTmpfs(dir: string, dbPath: string): Promise<FullDisk> {
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
   mounts.push(dir);
-  const { prepared, server: faulty, lastRequestId } = await prepare(dbPath);
-  // The call log of the last request is written after its answer: wait for it, or it would be
-  // the one write that finds the disk full.
-  await waitUntil(
-    () => callLogged(dbPath, lastRequestId),
-    10_000,
-    () => `the call log of ${lastRequestId} never reached the file`,
-    20,
-  );
+  // Its call log is all written (prepare waits for it): no row of it finds the disk full.
+  const { prepared, server: faulty, requests } = await prepare(dbPath);
   await stopWithEmptyWal(faulty, dbPath);
   // The premise: the payment is still waiting for its operator when the disk fills up.
   const payment = inspectMoney(dbPath).movements.find((m) => m.id === prepared.pendingPaymentId);
@@ -569,7 +581,7 @@ async function fillTmpfs(dir: string, dbPath: string): Promise<FullDisk> {
     unlinkSync(filler);
     return faulty;
   };
-  return { faulty, prepared, lift, filled };
+  return { faulty, prepared, requests, lift, filled };
 }
 
 /**
@@ -593,7 +605,7 @@ async function limitFileSize(dbPath: string): Promise<FullDisk> {
     servers.push(again);
     return again;
   };
-  return { faulty, prepared, lift, filled: 0 };
+  return { faulty, prepared, requests: ready.requests, lift, filled: 0 };
 }
 
 // About the SQLite file's disk; see database-outage-postgres.test.ts for PostgreSQL.
@@ -606,14 +618,18 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
     mkdirSync(dir);
     const dbPath = join(dir, 'payments.db');
     const tmpfs = diskFullTechnique === 'tmpfs';
-    const { faulty, prepared, lift, filled } = tmpfs
+    const { faulty, prepared, requests, lift, filled } = tmpfs
       ? await fillTmpfs(dir, dbPath)
       : await limitFileSize(dbPath);
 
     const countsBefore = tableCounts(dbPath);
     const outcome = await underFault(faulty, dbPath, prepared, 'full', !tmpfs);
-    // Not a row was written while the disk was full: not a movement, not a call log.
-    if (tmpfs) expect(tableCounts(dbPath)).toEqual(countsBefore);
+    // Not a row was written while the disk was full: not a movement, not a call log (the one
+    // row of each request answered before it, exactly).
+    if (tmpfs) {
+      expect(countsBefore.call_logs).toBe(requests);
+      expect(tableCounts(dbPath)).toEqual(countsBefore);
+    }
     expect(logged(faulty, tmpfs ? /^SQLITE_FULL/ : /^SQLITE_(FULL|IOERR)/)).toBe(true);
     const errorCodes = errorCodesOf(faulty);
     const recovered = await lift();

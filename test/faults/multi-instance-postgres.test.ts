@@ -16,9 +16,12 @@ import { type CallResult, type ChildServer, callApi, repoRoot } from '../support
 import { type PostgresCluster, queryPostgres, startPostgresCluster } from '../support/postgres.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import {
+  type Account,
   balancesAgainstLedger,
+  createAccountOn,
   createEndpoint,
   createService,
+  deadlocksOnceClosed,
   deliveryAttempts,
   initiatedPayments,
   killWhileBothHoldLeases,
@@ -47,6 +50,8 @@ import {
   tempFolder,
   waitUntil,
 } from './support/load.js';
+import type { MoneySnapshot } from './support/money.js';
+import { unsettled, waitForSettlement } from './support/settlement.js';
 
 const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 const migrationVersions = readdirSync(join(repoRoot, 'server/storage/postgres/migrations'))
@@ -541,6 +546,174 @@ describe('one rate limit across both instances', () => {
       expect(r.body.error.code).toBe('rate_limited');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
+    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+  });
+});
+
+/** One request of the mixed money load: what it moves, where it went, and its answer. */
+interface MoneyCall {
+  label: string;
+  from: number;
+  path: '/payouts' | '/payouts/bulk' | '/refunds';
+  body: Record<string, unknown>;
+  key: string;
+  /** What leaves the accounts altogether (refunds and payouts to numbers); transfers stay inside. */
+  leaves: number;
+  answer?: CallResult;
+  ms?: number;
+}
+
+/**
+ * Transfers between every two of the accounts in both directions, bulk payouts whose items go to
+ * the other two wallets in either order (and one number), and two partial refunds of every
+ * payment at once: each touches two or more balances, or a balance and its payment, that others
+ * touch in the opposite order.
+ */
+function mixedMoneyCalls(wallets: string[], payments: string[][], random: () => number): MoneyCall[] {
+  const calls: MoneyCall[] = [];
+  const others = (i: number) => wallets.map((_, j) => j).filter((j) => j !== i);
+  for (const [from] of wallets.entries()) {
+    for (const to of others(from)) {
+      for (let n = 0; n < 4; n++) {
+        const key = `mx-${seed}-t${from}${to}-${n}`;
+        const amount = 500 + Math.floor(random() * 10) * 100;
+        const body = {
+          amount,
+          currency: 'XAF',
+          recipient_wallet_id: wallets[to],
+          payout_type: 'transfer',
+          reference: key,
+        };
+        calls.push({ label: `transfer ${from}→${to}`, from, path: '/payouts', body, key, leaves: 0 });
+      }
+    }
+    for (const [n, order] of [others(from), others(from).reverse()].entries()) {
+      const key = `mx-${seed}-b${from}-${n}`;
+      const items = [
+        ...order.map((to) => ({ amount: 700, recipient_wallet_id: wallets[to], payout_type: 'transfer' })),
+        { amount: 300, recipient_msisdn: numbers.success, payout_type: 'withdrawal' },
+      ];
+      calls.push({
+        label: `bulk ${from}→${order}`,
+        from,
+        path: '/payouts/bulk',
+        body: { currency: 'XAF', items },
+        key,
+        leaves: 300,
+      });
+    }
+    for (const payment of payments[from] ?? []) {
+      for (let n = 0; n < 2; n++) {
+        const key = `mx-${seed}-r${payment}-${n}`;
+        const body = { payment_id: payment, amount: 1_500, reference: key };
+        calls.push({ label: `refund of ${from}`, from, path: '/refunds', body, key, leaves: 1_500 });
+      }
+    }
+  }
+  // Shuffled, so that opposite movements are sent side by side.
+  for (let i = calls.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [calls[i], calls[j]] = [calls[j] as MoneyCall, calls[i] as MoneyCall];
+  }
+  return calls;
+}
+
+describe('money moved both ways at once between three accounts, over both instances', () => {
+  const funding = 200_000;
+  const collected = 4_000;
+  let pair: Pair;
+  let calls: MoneyCall[];
+  let deadlocks: number;
+  let money: MoneySnapshot;
+  let funded: number;
+
+  beforeAll(async () => {
+    // Every movement touches two or three of the same three balances, so they commit one after
+    // the other: on a 2-core machine shared with other suites, the last may wait longer than the
+    // 10 s a unit is retried by default before its 503. What this test tells apart is whether
+    // they wait for each other in a circle (deadlocks, each found after deadlock_timeout), not
+    // how fast the machine is: the budget is given room, and the deadlocks are counted.
+    pair = await startPair(cluster, folder.dir, servers, { DATABASE_STATEMENT_TIMEOUT_MS: '30000' });
+    const accounts = [
+      pair.account,
+      await createAccountOn(pair, folder.dir, 'Mixed Y'),
+      await createAccountOn(pair, folder.dir, 'Mixed Z'),
+    ];
+    const wallets: string[] = [];
+    const payments: string[][] = [];
+    for (const [i, account] of accounts.entries()) {
+      const server = i % 2 ? pair.b : pair.a;
+      const balance = await callApi(server.url, account, 'GET', '/balance');
+      wallets.push(balance.body.data.wallet_id as string);
+      const serviceId = await createService(server, account, `Mixed shop ${i}`);
+      const topup = logicalRequest('topup', `mx-${seed}-fund-${i}`, funding, numbers.success, '');
+      const answers = [
+        await callApi(server.url, account, 'POST', topup.path, {
+          body: topup.body,
+          idempotencyKey: topup.key,
+        }),
+      ];
+      for (let n = 0; n < 3; n++) {
+        const p = logicalRequest(
+          'payment',
+          `mx-${seed}-pay-${i}-${n}`,
+          collected,
+          numbers.success,
+          serviceId,
+        );
+        answers.push(
+          await callApi(server.url, account, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
+        );
+      }
+      if (answers.some((r) => r.status !== 202)) throw new Error(answers.map((r) => r.text).join('\n'));
+      payments.push(answers.slice(1).map((r) => r.body.data.transaction_id as string));
+    }
+    funded = accounts.length * (funding + 3 * collected);
+    const target = { dbPath: join(folder.dir, 'unused.db'), databaseEnv: { DATABASE_URL: pair.url } };
+    const settled = await waitForSettlement(target);
+    if (unsettled(settled).length > 0) throw new Error(`never settled: ${unsettled(settled).join(', ')}`);
+
+    calls = mixedMoneyCalls(wallets, payments, seededRandom(seed));
+    await Promise.all(
+      calls.map(async (call, i) => {
+        const started = Date.now();
+        const server = i % 2 ? pair.b : pair.a;
+        call.answer = await callApi(server.url, accounts[call.from] as Account, 'POST', call.path, {
+          body: call.body,
+          idempotencyKey: call.key,
+          timeoutMs: 120_000,
+        });
+        call.ms = Date.now() - started;
+      }),
+    );
+    money = await waitForSettlement(target);
+    await Promise.all([pair.a.stop(), pair.b.stop()]);
+    deadlocks = await deadlocksOnceClosed(pair.url);
+    const times = calls.map((c) => c.ms ?? 0).sort((x, y) => x - y);
+    console.info(
+      `[faults/multi-instance-postgres] ${calls.length} mixed movements at once, answered in ` +
+        `${times[0]} to ${times.at(-1)} ms (median ${times[times.length >> 1]}); ${deadlocks} deadlocks`,
+    );
+  }, 180_000);
+
+  it('accept every one of them: no 503, no refusal', () => {
+    const refused = calls.filter((c) => (c.answer?.status ?? 0) !== 202);
+    expect(refused.map((c) => `${c.label} ${c.key}: ${c.answer?.status} ${c.answer?.text}`)).toEqual([]);
+  });
+
+  it('never wait for PostgreSQL to find a deadlock: every balance is locked in one order', () => {
+    expect(deadlocks).toBe(0);
+  });
+
+  it('keep every balance equal to its ledger, each movement recorded as its state implies', () => {
+    expect(money.problems).toEqual([]);
+    expect(unsettled(money)).toEqual([]);
+  });
+
+  it('conserve the money: the balances hold what came in less what left to numbers', () => {
+    const left = calls.filter((c) => c.answer?.status === 202).reduce((sum, c) => sum + c.leaves, 0);
+    const held = money.balances.reduce((sum, b) => sum + b.available, 0);
+    expect(held).toBe(funded - left);
     expect(internalErrors([pair.a, pair.b])).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable } from '../../server/http/error-handler.js';
 import { convertPlaceholders, postgresConnection } from '../../server/storage/postgres/connection.js';
 import { migratePostgres } from '../../server/storage/postgres/migrate.js';
 import {
@@ -316,6 +317,34 @@ describe('PostgreSQL transactions', () => {
     expect(attempts).toBe(3);
   });
 
+  it('run again one that timed out on a lock, and give a race that is never won up with its error once the budget is spent', async () => {
+    const pool = await database({ migrated: false });
+    let attempts = 0;
+    const lockedOnce = await serializableTransaction(pool, async () => {
+      attempts += 1;
+      if (attempts === 1) throw Object.assign(new Error('lock timeout'), { code: '55P03' });
+      return 'done';
+    });
+    expect([lockedOnce, attempts]).toEqual(['done', 2]);
+
+    attempts = 0;
+    const started = Date.now();
+    const neverWon = serializableTransaction(
+      pool,
+      async () => {
+        attempts += 1;
+        throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+      },
+      200,
+    );
+    const error = await neverWon.catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: '40001' });
+    // A 503 with Retry-After for the API's caller (error-handler.ts).
+    expect(databaseUnavailable(error)).toBe(true);
+    expect(attempts).toBeGreaterThan(3);
+    expect(Date.now() - started).toBeLessThan(200 + 2_000);
+  });
+
   it('rethrow a unique violation as it is, without running the work again', async () => {
     const pool = await database();
     let attempts = 0;
@@ -396,5 +425,56 @@ describe('PostgresStore', () => {
     });
     expect(store.engine).toBe('postgres');
     await store.ping();
+  });
+
+  it('refuses to move a second balance that its unit did not lock with the first, before any moved', async () => {
+    const now = Date.now();
+    const wallets = ['wal_lock_a', 'wal_lock_b'];
+    await store.transact(async (tx) => {
+      for (const id of wallets) {
+        const account = {
+          id: `acc_${id}`,
+          name: id,
+          api_user: `user_${id}`,
+          default_currency: 'XAF',
+          created_at: now,
+        };
+        await tx.accounts.insertAccount(account);
+        await tx.accounts.insertWallet({ id, account_id: account.id, mode: 'test' });
+      }
+    });
+    const entry = (walletId: string, n: number) => ({
+      id: `btx_lock_${walletId}_${n}`,
+      wallet_id: walletId,
+      currency: 'XAF',
+      type: 'topup' as const,
+      amount: 100,
+      balance_after: 100 * n,
+      source_id: 'src',
+      description: 'test',
+      created_at: now,
+    });
+    const unlocked = store.transact(async (tx) => {
+      await tx.ledger.append(entry('wal_lock_a', 1));
+      await tx.ledger.append(entry('wal_lock_b', 1));
+    });
+    await expect(unlocked).rejects.toThrow('moved without its lock');
+    const lockedLate = store.transact(async (tx) => {
+      await tx.ledger.append(entry('wal_lock_a', 1));
+      await tx.ledger.lock(wallets.map((walletId) => ({ walletId, currency: 'XAF' })));
+    });
+    await expect(lockedLate).rejects.toThrow('lock them all at once, first');
+    await store.transact(async (tx) => {
+      await tx.ledger.lock([...wallets].reverse().map((walletId) => ({ walletId, currency: 'XAF' })));
+      await tx.ledger.append(entry('wal_lock_b', 1));
+      await tx.ledger.append(entry('wal_lock_a', 1));
+      await tx.ledger.append(entry('wal_lock_a', 2));
+    });
+    expect(
+      await store.read(async (tx) => [
+        await tx.ledger.available('wal_lock_a', 'XAF'),
+        await tx.ledger.available('wal_lock_b', 'XAF'),
+      ]),
+    ).toEqual([200, 100]);
   });
 });

@@ -10,7 +10,7 @@
  * the test process exits is killed, whatever the exit path.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,12 +152,19 @@ function installCleanup(): void {
   }
 }
 
-/** Dead means gone, or a zombie: either way its file descriptors and locks are released. */
+/**
+ * Dead means gone, or a zombie whose threads have all ended: either way its file descriptors and
+ * locks are released. The main thread of a process killed with SIGKILL is a zombie at once, but
+ * another of its threads may still be ending a system call (the SQLite writer thread's write or
+ * fsync on a busy disk), holding the file's locks and writing to it meanwhile: the process is
+ * not dead before /proc lists none of its threads but the zombie.
+ */
 function processDead(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
+    if (state !== 'Z' && state !== 'X') return false;
+    return readdirSync(`/proc/${pid}/task`).length <= 1;
   } catch {
     try {
       process.kill(pid, 0);

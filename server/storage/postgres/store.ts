@@ -4,21 +4,29 @@ import { repositories } from '../repositories/index.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SharedCounters, Store, Tx } from '../store.js';
 import type { Unit } from '../unit.js';
-import { checkout } from './checkout.js';
+import { checkout, type HeldClient } from './checkout.js';
 import { postgresConnection } from './connection.js';
 import { postgresCounters } from './counters.js';
 import { KeyChangesListener } from './key-changes.js';
 import { migratePostgres } from './migrate.js';
 
-/** Serialization failure and deadlock: the transaction lost a race and may simply run again. */
-const retryableCodes = new Set(['40001', '40P01']);
-const maxAttempts = 30;
+/**
+ * The transaction lost a race and may simply run again: serialization failure (40001), deadlock
+ * (40P01; none between units that lock their balances in order, but a tool or an operator's
+ * statement may still meet one), and a lock not obtained within a `lock_timeout` a deployment
+ * may set (55P03).
+ */
+const retryableCodes = new Set(['40001', '40P01', '55P03']);
+const defaultStatementTimeoutMs = 10_000;
 const defaultApplicationName = 'momo-payments-api';
 
 export interface PostgresStoreOptions {
   /** Most connections the pool opens (default 10). */
   poolSize?: number;
-  /** Longest a single statement may run before the server cancels it, in ms (default 10 000). */
+  /**
+   * Longest a single statement may run before the server cancels it, in ms (default 10 000); also
+   * how long a unit of work that keeps losing races is run again before it gives up (a 503).
+   */
   statementTimeoutMs?: number;
   /** Shown in `pg_stat_activity` (default 'momo-payments-api'). */
   applicationName?: string;
@@ -36,10 +44,10 @@ export interface OpenPostgresStoreOptions extends PostgresStoreOptions {
 /**
  * The storage boundary on PostgreSQL. Every unit of work checks out its own pooled connection,
  * so units run side by side, each in a SERIALIZABLE transaction: the database, not a single
- * writer, keeps two of them from interleaving. One that loses such a race (serialization failure
- * or deadlock) is rolled back and run again from the start, a few times, after a short random
- * pause; every other error rolls back and reaches the caller unchanged (a unique violation,
- * 23505, is how the domain learns of a duplicate).
+ * writer, keeps two of them from interleaving. One that loses such a race (serialization failure,
+ * deadlock, lock timeout) is rolled back and run again from the start after a short random
+ * pause, within the statement timeout's budget; every other error rolls back and reaches the
+ * caller unchanged (a unique violation, 23505, is how the domain learns of a duplicate).
  *
  * @example
  * const store = await openPostgresStore({ url: process.env.DATABASE_URL, box });
@@ -52,11 +60,18 @@ export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #box: SecretBox;
   readonly #keyChanges: KeyChangesListener;
+  readonly #retryBudgetMs: number;
 
-  constructor(pool: pg.Pool, box: SecretBox, keyChanges: KeyChangesListener) {
+  constructor(
+    pool: pg.Pool,
+    box: SecretBox,
+    keyChanges: KeyChangesListener,
+    retryBudgetMs = defaultStatementTimeoutMs,
+  ) {
     this.#pool = pool;
     this.#box = box;
     this.#keyChanges = keyChanges;
+    this.#retryBudgetMs = retryBudgetMs;
     this.counters = postgresCounters(pool);
   }
 
@@ -70,8 +85,10 @@ export class PostgresStore implements Store {
    */
   async transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     let keysChanged = false;
-    const value = await serializableTransaction(this.#pool, (client) =>
-      work(this.#tx(client, () => (keysChanged = true))),
+    const value = await serializableTransaction(
+      this.#pool,
+      (client) => work(this.#tx(client, () => (keysChanged = true))),
+      this.#retryBudgetMs,
     );
     // This instance's own key changes count at once, not when their notification comes back.
     if (keysChanged) this.#keyChanges.bump();
@@ -145,7 +162,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     await pool.end();
     throw error;
   }
-  return new PostgresStore(pool, options.box, keyChanges);
+  return new PostgresStore(pool, options.box, keyChanges, options.statementTimeoutMs);
 }
 
 /**
@@ -157,7 +174,7 @@ export function createPool(url: string, options: PostgresStoreOptions = {}): pg.
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    statement_timeout: options.statementTimeoutMs ?? defaultStatementTimeoutMs,
     application_name: options.applicationName ?? defaultApplicationName,
   });
   pool.on('error', options.onError ?? (() => {}));
@@ -165,9 +182,13 @@ export function createPool(url: string, options: PostgresStoreOptions = {}): pg.
 }
 
 /**
- * Runs `work` on a pooled connection inside one SERIALIZABLE transaction, again from the start
- * (up to 30 times, after a short random pause) when it lost a race: serialization failure
- * (40001) or deadlock (40P01). Any other error is rethrown as it is, after ROLLBACK.
+ * Runs `work` on a pooled connection inside one SERIALIZABLE transaction, again from the start,
+ * after a short random pause, when it lost a race (`retryableCodes`), for as long as `budgetMs`
+ * since its first attempt allows; then the race's error goes up as it is (the API's 503 with
+ * Retry-After: server/http/error-handler.ts). Any other error is rethrown at once, after ROLLBACK.
+ *
+ * A unit that waited for a balance row another one held loses as soon as that one commits (its
+ * snapshot is older than the row): the pause is short, so it runs again while the row is free.
  *
  * @example
  * await serializableTransaction(pool, (client) => client.query('UPDATE t SET n = n + 1'));
@@ -175,15 +196,26 @@ export function createPool(url: string, options: PostgresStoreOptions = {}): pg.
 export async function serializableTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
+  budgetMs = defaultStatementTimeoutMs,
 ): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await inTransaction(pool, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
-    } catch (error) {
-      if (attempt >= maxAttempts || !isRetryable(error)) throw error;
-      // A few ms, doubling up to 100 ms, with jitter so that the racers do not meet again at once.
-      await sleep(Math.random() * Math.min(100, 2 ** attempt) + attempt);
+  // One connection for every attempt: a unit that lost a race runs again at once, instead of
+  // queueing for the pool behind the units that came after it.
+  const held = await checkout(pool);
+  try {
+    const giveUpAt = Date.now() + budgetMs;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await transactOn(held, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        // Up to 1 ms, doubling to 32 ms, at random so that the racers do not meet again at once.
+        const pause = Math.random() * Math.min(32, 2 ** (attempt - 1));
+        if (Date.now() + pause >= giveUpAt) throw error;
+        await sleep(pause);
+      }
     }
+  } finally {
+    held.release();
   }
 }
 
@@ -194,19 +226,24 @@ export async function serializableTransaction<T>(
  * @example
  * const { rows } = await readOnlyTransaction(pool, (client) => client.query('SELECT 1'));
  */
-export function readOnlyTransaction<T>(
+export async function readOnlyTransaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  return inTransaction(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
-}
-
-async function inTransaction<T>(
-  pool: pg.Pool,
-  begin: string,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const held = await checkout(pool);
+  try {
+    return await transactOn(held, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+  } finally {
+    held.release();
+  }
+}
+
+/** One transaction on a held connection: `begin`, `work`, COMMIT, or ROLLBACK and the error. */
+async function transactOn<T>(
+  held: HeldClient,
+  begin: string,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const { client } = held;
   try {
     await client.query(begin);
@@ -218,8 +255,6 @@ async function inTransaction<T>(
     // ROLLBACK that fails means the connection itself broke: it is closed, not reused.
     await client.query('ROLLBACK').catch(() => held.markBroken());
     throw error;
-  } finally {
-    held.release();
   }
 }
 

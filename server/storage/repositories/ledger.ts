@@ -3,12 +3,41 @@ import type { PageRequest, Pager } from '../pagination.js';
 import type { BalanceRow, LedgerRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 
+/** One Main Balance: a wallet's money in one currency, the row a movement locks. */
+export interface BalanceKey {
+  walletId: string;
+  currency: string;
+}
+
+const keyOf = (walletId: string, currency: string) => `${walletId}\u0000${currency}`;
+
 /**
  * The Main Balance and its append-only ledger. The balance is never written directly: a
  * trigger moves it with each ledger row, another refuses a row that does not continue it, and
  * a CHECK keeps it from going below zero (see sqlite/migrations/001_initial.sql).
+ *
+ * On PostgreSQL, units of work run side by side and each ledger row locks its balance row: a unit
+ * that moves several balances locks them all first, with `lock`, in one order every unit shares
+ * (docs/decisions/0028-balances-locked-in-one-order.md). This repository is built for each
+ * transaction there, so it knows what its unit locked, and refuses a movement of a balance taken
+ * out of that order: a programming error that any test of the unit on PostgreSQL shows. SQLite
+ * runs one unit at a time: the writer's lock is the only one, and `lock` has nothing to do.
  */
 export function ledgerRepository(connection: SqlConnection, page: Pager) {
+  const ordered = connection.dialect === 'postgres';
+  // Creates the rows that do not exist yet and locks them all, in the database's order of
+  // (wallet_id, currency): the same for every transaction. DO UPDATE ... WHERE FALSE locks each
+  // existing row without writing it. Under SERIALIZABLE, a row another unit moved since this
+  // one's snapshot fails it with 40001, and the store runs it again (postgres/store.ts).
+  const lockRows = connection.prepare(
+    `INSERT INTO balances (wallet_id, currency, available)
+     SELECT wanted.wallet_id, wanted.currency, 0
+       FROM UNNEST(CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS wanted (wallet_id, currency)
+      ORDER BY wanted.wallet_id, wanted.currency
+     ON CONFLICT (wallet_id, currency) DO UPDATE SET available = balances.available WHERE FALSE`,
+  );
+  /** The balances this transaction locked (PostgreSQL only), by `keyOf`. */
+  const held = new Set<string>();
   const available = connection.prepare<{ available: number }>(
     'SELECT available FROM balances WHERE wallet_id = ? AND currency = ?',
   );
@@ -44,7 +73,37 @@ export function ledgerRepository(connection: SqlConnection, page: Pager) {
     async balances(walletId: string): Promise<BalanceRow[]> {
       return balances.all(walletId);
     },
+    /**
+     * Locks every balance the unit is about to move, in one global order, before it moves any
+     * (a unit that moves a single balance may leave it to its ledger row, which locks it).
+     */
+    async lock(balances: BalanceKey[]): Promise<void> {
+      if (!ordered) return;
+      const wanted = [...new Map(balances.map((b) => [keyOf(b.walletId, b.currency), b])).entries()];
+      const fresh = wanted.filter(([key]) => !held.has(key));
+      if (fresh.length === 0) return;
+      if (held.size > 0) {
+        throw new Error('ledger.lock: this unit already locked a balance; lock them all at once, first');
+      }
+      await lockRows.run(
+        fresh.map(([, b]) => b.walletId),
+        fresh.map(([, b]) => b.currency),
+      );
+      for (const [key] of fresh) held.add(key);
+    },
     async append(row: Omit<LedgerRow, 'seq'>): Promise<void> {
+      if (ordered) {
+        const key = keyOf(row.wallet_id, row.currency);
+        if (!held.has(key)) {
+          if (held.size > 0) {
+            throw new Error(
+              `ledger.append: balance ${row.wallet_id} ${row.currency} moved without its lock; ` +
+                'a unit that moves several balances locks them all first (ledger.lock)',
+            );
+          }
+          held.add(key); // its only balance: the row's trigger locks it
+        }
+      }
       await append.run(row);
     },
     /** A page of a wallet's entries, filtered by the list's query (list-filters.ts). */

@@ -19,7 +19,7 @@ const migrationsDir = join(projectRoot, 'server/storage/sqlite/migrations/');
  */
 export function openDatabase(path: string): Db {
   const db = openWriteConnection(path);
-  migrate(db);
+  migrateSqlite(db);
   return db;
 }
 
@@ -29,10 +29,12 @@ export function openDatabase(path: string): Db {
  */
 export function openWriteConnection(path: string): Db {
   const db = new Database(path);
+  // First: switching a new file to WAL takes its lock, which another process opening the same
+  // file at the same moment may hold; it is waited for, not an error.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   // Deleted and overwritten content is zeroed, not left in free pages where a copy of the file
   // would still show it (docs/decisions/0007-secrets-at-rest.md).
   db.pragma('secure_delete = ON');
@@ -69,19 +71,33 @@ export const scrubMark = {
   },
 };
 
-/** Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`. */
-function migrate(db: Db): void {
+/**
+ * Applies the numbered `migrations/NNN_name.sql` files newer than `PRAGMA user_version`, each in
+ * its own `BEGIN IMMEDIATE` transaction with the version it brings. The version is read again
+ * under that lock: when several processes open a new file at the same moment, each waits for the
+ * lock (busy_timeout) and finds what the one before applied, so every migration runs once
+ * (docs/decisions/0029-migrations-read-their-version-under-the-lock.md). Returns the versions
+ * this call applied; an up-to-date file is only read, never locked (a read-only file stays usable).
+ *
+ * @example
+ * migrateSqlite(openWriteConnection('./data/payments.db')); // [] when up to date
+ */
+export function migrateSqlite(db: Db): number[] {
   const files = readdirSync(migrationsDir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort();
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  const applied: number[] = [];
   for (const file of files) {
-    const version = Number(file.slice(0, 3));
-    if (version <= current) continue;
+    const target = Number(file.slice(0, 3));
+    if (target <= version()) continue;
     const sql = readFileSync(migrationsDir + file, 'utf8');
     db.transaction(() => {
+      if (target <= version()) return; // another process applied it while this one waited
       db.exec(sql);
-      db.pragma(`user_version = ${version}`);
+      db.pragma(`user_version = ${target}`);
+      applied.push(target);
     }).immediate();
   }
+  return applied;
 }

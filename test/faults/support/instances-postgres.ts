@@ -8,7 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type ChildServer, type CliAccount, callApi, startChildServer } from '../../support/child-server.js';
+import {
+  type ChildServer,
+  type CliAccount,
+  callApi,
+  createAccountWithCli,
+  startChildServer,
+} from '../../support/child-server.js';
 import { type PostgresCluster, queryPostgres } from '../../support/postgres.js';
 import type { Received, Receiver } from '../../support/webhook-receiver.js';
 import { waitUntil } from './load.js';
@@ -67,6 +73,41 @@ export async function startPair(
   ]);
   started.push(a, b);
   return { url, a, b, account: await sandboxAccount([a, b]) };
+}
+
+/** Another account on the pair's database, made with the admin CLI as an operator would. */
+export function createAccountOn(pair: Pair, dir: string, name: string): Promise<Account> {
+  return createAccountWithCli(
+    {
+      dbPath: join(dir, 'unused.db'),
+      databaseEnv: { DATABASE_URL: pair.url, SECRETS_ENCRYPTION_KEY: secretsKey },
+    },
+    name,
+  );
+}
+
+/**
+ * Deadlocks PostgreSQL detected in the pair's database so far. A backend reports its counts to
+ * the statistics now and then, and always when it exits: read after the instances stopped and
+ * their connections ended, the count is complete, however busy the machine was.
+ */
+export async function deadlocksOnceClosed(url: string): Promise<number> {
+  await waitUntil(
+    async () => {
+      const [row] = await queryPostgres<{ n: number }>(
+        url,
+        'SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      return row?.n === 0;
+    },
+    15_000,
+    () => 'connections to the database stayed open after both instances stopped',
+  );
+  const [row] = await queryPostgres<{ deadlocks: number }>(
+    url,
+    'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return row?.deadlocks ?? Number.NaN;
 }
 
 export async function xafBalance(server: ChildServer, account: Account): Promise<number> {

@@ -327,7 +327,8 @@ function check(rows: MoneyRows): MoneySnapshot {
     }
   }
 
-  // 5. Each final state was announced by exactly one event; a pending one by none.
+  // 5. Each final state was announced by exactly one event (a refund by its payout.* and its
+  //    refund.* event, docs/decisions/0016); a pending one by none.
   const { events } = rows;
   const eventsByTransaction = new Map<string, string[]>();
   for (const e of events) {
@@ -342,7 +343,8 @@ function check(rows: MoneyRows): MoneySnapshot {
     const announced = eventsByTransaction.get(m.id) ?? [];
     const final = m.status !== 'initiated' && m.status !== 'pending';
     const name = m.status === 'success' ? `${m.kind}.completed` : `${m.kind}.${m.status}`;
-    const want = final ? [name] : [];
+    const refund = m.kind === 'payout' && m.payout_type === 'refund';
+    const want = final ? (refund ? [name, name.replace('payout.', 'refund.')] : [name]) : [];
     if (announced.join(',') !== want.join(',')) {
       problems.push(
         `${m.kind} ${m.id} (${m.status}) has events [${announced.join(',')}], expected [${want}]`,
