@@ -11,6 +11,7 @@ import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
 import { newId } from './ids.js';
+import { passwordProblem } from './passwords.js';
 import { storeAt, write } from './write.js';
 
 /** Sessions end after this long without a request... */
@@ -25,7 +26,6 @@ const signInWindowMs = 15 * 60 * 1000;
 export const maxFailuresPerEmail = 5;
 /** ...and from one client address after this many. */
 const maxFailuresPerClient = 20;
-const minPasswordLength = 10;
 /** Sign-in attempts are kept this long, then deleted. */
 const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 
@@ -72,12 +72,6 @@ function normaliseEmail(input: string): string | null {
   return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
 }
 
-function checkPassword(password: string): string | null {
-  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
-  if (password.length > 200) return 'Use at most 200 characters.';
-  return null;
-}
-
 export interface NewDashboardUser {
   user: DashboardUserRow;
   /** The one-time link's token when no password was given. */
@@ -99,7 +93,7 @@ export async function createDashboardUser(
   const email = normaliseEmail(input.email);
   if (!email) throw new ApiError(400, 'invalid_field', 'Enter a valid email address.', { param: 'email' });
   if (input.password !== undefined) {
-    const problem = checkPassword(input.password);
+    const problem = passwordProblem(input.password);
     if (problem) throw new ApiError(400, 'invalid_field', problem, { param: 'password' });
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
@@ -117,19 +111,44 @@ export async function createDashboardUser(
       invited_by: input.invitedBy ?? null,
     },
     link: linkToken ? { tokenHash: tokenHash(linkToken), expiresAt: now + linkLifetimeMs } : null,
+    // An invitation never says whether the email is another account's (no account discovery).
+    conceal: input.invitedBy !== undefined,
   });
-  return { user, linkToken };
+  return { user: shown(user), linkToken };
 }
 
-/** A new user, with their one-time link when they have no password yet; refused for a known email. */
+/**
+ * How an invitation to an email that another account's user has is stored: a user of the
+ * inviting account that can never sign in (no email matches it), so the inviter sees what a
+ * fresh email gives, an invited user and a link; the link's page refuses it as a used link.
+ */
+const concealedPrefix = /^concealed:[^:]+:/;
+
+/** A user as pages show them: a concealed invitation under the email it was sent to. */
+function shown(user: DashboardUserRow): DashboardUserRow {
+  return concealedPrefix.test(user.email) ? { ...user, email: user.email.replace(concealedPrefix, '') } : user;
+}
+
+/**
+ * A new user, with their one-time link when they have no password yet; refused for an email of
+ * the same account, and, unless `conceal`, for one of another account.
+ */
 const insertUser = defineUnit(
   import.meta.url,
   'dashboard.insert-user',
   async (
     tx,
-    a: { row: Omit<DashboardUserRow, 'seq'>; link: { tokenHash: Buffer; expiresAt: number } | null },
+    a: {
+      row: Omit<DashboardUserRow, 'seq'>;
+      link: { tokenHash: Buffer; expiresAt: number } | null;
+      conceal: boolean;
+    },
   ): Promise<DashboardUserRow> => {
-    if (await tx.dashboard.userByEmail(a.row.email)) {
+    const existing = await tx.dashboard.userByEmail(a.row.email);
+    const concealed = (await tx.dashboard.usersOfAccount(a.row.account_id)).some(
+      (user) => shown(user).email === a.row.email,
+    );
+    if ((existing && (!a.conceal || existing.account_id === a.row.account_id)) || concealed) {
       throw new ApiError(
         409,
         'invalid_field',
@@ -137,7 +156,8 @@ const insertUser = defineUnit(
         { param: 'email' },
       );
     }
-    await tx.dashboard.insertUser(a.row);
+    const row = existing ? { ...a.row, email: `concealed:${a.row.id}:${a.row.email}` } : a.row;
+    await tx.dashboard.insertUser(row);
     if (a.link) await tx.dashboard.insertLink(a.link.tokenHash, a.row.id, a.row.created_at, a.link.expiresAt);
     return (await tx.dashboard.user(a.row.id)) as DashboardUserRow;
   },
@@ -294,6 +314,11 @@ const storeFlash = defineUnit(
 
 /** The user a one-time link is for, while it is unused and unexpired. */
 export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
+  const user = await linkUser(deps, token);
+  return user && shown(user);
+}
+
+async function linkUser(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const now = deps.clock.now();
   return deps.store.read(async (tx) => {
@@ -312,11 +337,17 @@ export async function acceptLink(
   token: string,
   password: string,
 ): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: string }> {
-  const problem = checkPassword(password);
+  const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
-  const user = await findLink(deps, token);
+  const user = await linkUser(deps, token);
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
+  // Hashed in either case below, so the time taken does not tell a concealed invitation apart.
   const { hash, salt } = await hashPassword(password);
+  if (concealedPrefix.test(user.email)) {
+    // A concealed invitation (another account's email) ends as a link used in another tab does.
+    await write(deps, spendLink, { tokenHash: tokenHash(token), now: deps.clock.now() });
+    return { ok: false, problem: 'This link has expired or was already used.' };
+  }
   const now = deps.clock.now();
   const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, hash, salt, now });
   if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
@@ -338,6 +369,15 @@ const useLink = defineUnit(
     await tx.dashboard.setPassword(a.userId, a.hash, a.salt);
     await tx.dashboard.revokeUserSessions(a.userId, a.now);
     return true;
+  },
+);
+
+/** Marks a one-time link used, and nothing else. */
+const spendLink = defineUnit(
+  import.meta.url,
+  'dashboard.spend-link',
+  async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> => {
+    await tx.dashboard.useLink(a.tokenHash, a.now);
   },
 );
 
@@ -366,7 +406,7 @@ export async function inviteUser(
 }
 
 export async function listUsers(deps: Deps, accountId: string): Promise<DashboardUserRow[]> {
-  return deps.store.read(async (tx) => tx.dashboard.usersOfAccount(accountId));
+  return (await deps.store.read(async (tx) => tx.dashboard.usersOfAccount(accountId))).map(shown);
 }
 
 /** The API caller a dashboard user acts as in one mode: same account, same rules as a key. */
