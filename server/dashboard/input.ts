@@ -48,9 +48,14 @@ export function amountField(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const amount = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(amount)) {
-    throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number greater than 0, in digits only.', {
-      param: 'amount',
-    });
+    throw new ApiError(
+      400,
+      'invalid_amount',
+      'The amount must be a whole number greater than 0, in digits only.',
+      {
+        param: 'amount',
+      },
+    );
   }
   return amount;
 }

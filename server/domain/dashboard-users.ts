@@ -5,6 +5,7 @@
  * No Express here: the web layer in server/dashboard/ turns these into cookies and pages.
  */
 import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { apiPermissionValues } from '../../generated/openapi.js';
 import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -33,12 +34,9 @@ const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const hashLength = 32;
 
-/**
- * A dashboard user's role does not allow what they asked. The contract's catalogue has no code
- * for a permission refused; `key_not_active` is its 403 for "this credential may not do this".
- */
+/** A dashboard user's role does not allow what they asked: `403 permission_denied`, as a key's role is refused. */
 export function notAllowed(message: string): ApiError {
-  return new ApiError(403, 'key_not_active', message);
+  return new ApiError(403, 'permission_denied', message);
 }
 
 export const roles: readonly DashboardRole[] = ['owner', 'developer', 'viewer'];
@@ -126,7 +124,9 @@ const concealedPrefix = /^concealed:[^:]+:/;
 
 /** A user as pages show them: a concealed invitation under the email it was sent to. */
 function shown(user: DashboardUserRow): DashboardUserRow {
-  return concealedPrefix.test(user.email) ? { ...user, email: user.email.replace(concealedPrefix, '') } : user;
+  return concealedPrefix.test(user.email)
+    ? { ...user, email: user.email.replace(concealedPrefix, '') }
+    : user;
 }
 
 /**
@@ -420,5 +420,8 @@ export async function callerFor(deps: Deps, signedIn: SignedIn, mode: 'test' | '
     keyId: '',
     walletId: wallet.id,
     defaultCurrency: signedIn.account.default_currency,
+    // The dashboard's own roles decide what its user may do (server/dashboard/auth.ts).
+    role: 'full',
+    permissions: apiPermissionValues,
   };
 }
