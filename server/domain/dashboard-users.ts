@@ -11,6 +11,7 @@ import type { Store } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
+import { busy, HashSlots } from './hash-slots.js';
 import { newId } from './ids.js';
 import { passwordProblem } from './passwords.js';
 import { storeAt, write } from './write.js';
@@ -23,8 +24,8 @@ export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
 const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 /** Sign-in failures counted over this window... */
 const signInWindowMs = 15 * 60 * 1000;
-/** ...refuse further attempts for one email address after this many, */
-export const maxFailuresPerEmail = 5;
+/** ...refuse further attempts for one email from one client address after this many, */
+export const maxFailuresPerPair = 5;
 /** ...and from one client address after this many. */
 const maxFailuresPerClient = 20;
 /** Sign-in attempts are kept this long, then deleted. */
@@ -196,42 +197,73 @@ const insertSession = defineUnit(
 
 export type SignInResult =
   | { ok: true; session: OpenSession; user: DashboardUserRow }
-  | { ok: false; reason: 'invalid' | 'locked' };
+  | { ok: false; reason: 'invalid' | 'locked' | 'busy' };
+
+/** Password hashes of sign-ins and first passwords: two at once, eight waiting, others refused. */
+const hashSlots = new HashSlots(2, 8);
 
 /**
- * Checks an email and password. Every attempt is recorded; after too many failures for the
- * email or from the client address, attempts are refused without checking the password.
+ * Checks an email and password (docs/decisions/0031-dashboard-sign-in-and-passwords.md). The
+ * attempt is reserved first, counted as a failure, in one transaction with the count it is
+ * checked against, so attempts sent at once cannot all pass the limit; only then is the
+ * password hashed, in a bounded number of slots (`busy` when none is free), and a right password
+ * turns the attempt into a success. Failures are counted per email and client address together
+ * (nobody locks an owner out by knowing their email) and per client address; an attempt
+ * refused by a lock is not counted, so a lock never extends itself.
  */
 export async function signIn(
   deps: Deps,
   input: { email: string; password: string; client: string },
 ): Promise<SignInResult> {
-  const now = deps.clock.now();
   const email = normaliseEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
-  const { user, failures } = await deps.store.read(async (tx) => ({
-    user: await tx.dashboard.userByEmail(email),
-    failures: await tx.dashboard.recentFailures(email, input.client, now - signInWindowMs),
-  }));
-  const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
-  const matches = !locked && (await passwordMatches(user, input.password));
-  await write(deps, recordSignIn, { email, client: input.client, succeeded: matches, now });
+  const outcome = await hashSlots.run(async () => {
+    const now = deps.clock.now();
+    const attemptId = newToken();
+    const reserved = await write(deps, reserveSignIn, { email, client: input.client, attemptId, now });
+    if (!reserved) return { locked: true, matches: false, user: undefined };
+    const user = await deps.store.read(async (tx) => tx.dashboard.userByEmail(email));
+    const matches = await passwordMatches(user, input.password);
+    if (matches) await write(deps, markSignInSucceeded, { attemptId });
+    return { locked: false, matches, user };
+  });
+  if (outcome === busy) {
+    deps.logger.warn(
+      { event: 'dashboard_sign_in_busy', client: input.client },
+      'dashboard sign-in refused: hashes busy',
+    );
+    return { ok: false, reason: 'busy' };
+  }
+  const { locked, matches, user } = outcome;
   deps.logger.info(
     { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
     'dashboard sign-in attempt',
   );
   if (locked) return { ok: false, reason: 'locked' };
   if (!matches || !user) return { ok: false, reason: 'invalid' };
-  return { ok: true, session: await openSession(deps, user.id, now), user };
+  return { ok: true, session: await openSession(deps, user.id, deps.clock.now()), user };
 }
 
-/** A sign-in attempt; the attempts past their keeping time are deleted on the way. */
-const recordSignIn = defineUnit(
+/**
+ * Reserves a sign-in attempt: false, writing nothing, when the pair or the client address is
+ * locked; otherwise records it as a failure. The attempts past their keeping time are deleted
+ * on the way.
+ */
+const reserveSignIn = defineUnit(
   import.meta.url,
-  'dashboard.record-sign-in',
-  async (tx, a: { email: string; client: string; succeeded: boolean; now: number }): Promise<void> => {
-    await tx.dashboard.recordSignIn(a.email, a.client, a.succeeded, a.now);
+  'dashboard.reserve-sign-in',
+  async (tx, a: { email: string; client: string; attemptId: string; now: number }): Promise<boolean> => {
+    const failures = await tx.dashboard.recentFailures(a.email, a.client, a.now - signInWindowMs);
+    if (failures.pair >= maxFailuresPerPair || failures.client >= maxFailuresPerClient) return false;
+    await tx.dashboard.recordSignIn(a.email, a.client, a.attemptId, a.now);
     await tx.dashboard.purgeSignIns(a.now - signInRecordsKeptMs);
+    return true;
   },
+);
+
+const markSignInSucceeded = defineUnit(
+  import.meta.url,
+  'dashboard.sign-in-succeeded',
+  async (tx, a: { attemptId: string }): Promise<void> => tx.dashboard.signInSucceeded(a.attemptId),
 );
 
 export interface SignedIn {
@@ -342,7 +374,9 @@ export async function acceptLink(
   const user = await linkUser(deps, token);
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
   // Hashed in either case below, so the time taken does not tell a concealed invitation apart.
-  const { hash, salt } = await hashPassword(password);
+  const hashed = await hashSlots.run(() => hashPassword(password));
+  if (hashed === busy) return { ok: false, problem: 'Too many sign-ins at once: try again in a moment.' };
+  const { hash, salt } = hashed;
   if (concealedPrefix.test(user.email)) {
     // A concealed invitation (another account's email) ends as a link used in another tab does.
     await write(deps, spendLink, { tokenHash: tokenHash(token), now: deps.clock.now() });
