@@ -131,7 +131,7 @@ class Client {
 
   /** Posts fields with the session's CSRF token, read from a page (for forms a page does not show). */
   async post(action: string, values: Record<string, string> = {}): Promise<Response> {
-    const { html } = await this.open('/dashboard/test/keys');
+    const { html } = await this.open('/dashboard/test');
     const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
     return this.request(action, { method: 'POST', body: new URLSearchParams({ _csrf: token, ...values }) });
   }
@@ -447,10 +447,11 @@ describe('who may do what (access.test.ts)', () => {
     const payment = await viewer.open(`/dashboard/test/payments/${paymentId}`);
     expect(payment.html).toContain('Only an owner can refund a payment.');
     expect(payment.html).not.toContain('/refund"');
+    // A viewer reaches no key (decision 0030): no link to the page, and the page is refused.
+    expect(payment.html).not.toContain('/dashboard/test/keys"');
     const keysPage = await viewer.open('/dashboard/test/keys');
-    expect(keysPage.status).toBe(200);
+    expect(keysPage.status).toBe(403);
     expect(keysPage.html).not.toContain('/rotate"');
-    expect(keysPage.html).not.toContain('/revoke"');
     const webhooksPage = await viewer.open('/dashboard/test/webhooks');
     expect(webhooksPage.html).not.toContain('Add endpoint');
 
@@ -828,7 +829,7 @@ describe('what a merchant does (actions.test.ts)', () => {
     const opened = await client.open(path);
     // Refused by the dashboard's own check, before the API's rules are asked.
     const zero = await client.follow(await client.submit(opened.html, `${path}/refund`, { amount: '0' }));
-    expect(flashOf(zero.html)).toBe('The amount must be a whole number greater than 0.');
+    expect(flashOf(zero.html)).toBe('The amount must be a whole number greater than 0, in digits only.');
     // Refused by the API's rules.
     const tooMuch = await client.follow(
       await client.submit(opened.html, `${path}/refund`, { amount: '6000' }),
