@@ -15,7 +15,10 @@ async function restrictedKey(server: TestServer, owner: Credentials, role: 'coll
   return { created, key: { apiUser: owner.apiUser, key: created.body.data.secret_key as string } };
 }
 
-function expectDenied(reply: { status: number; body: any }, permission: string) {
+function expectDenied(
+  reply: { status: number; body: { error: { code: string; message: string; details?: unknown } } },
+  permission: string,
+) {
   expect(reply.status).toBe(403);
   expect(reply.body.error.code).toBe('permission_denied');
   expect(reply.body.error.message).toContain(permission);
