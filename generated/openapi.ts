@@ -784,7 +784,17 @@ export interface paths {
          */
         get: operations["listApiKeys"];
         put?: never;
-        post?: never;
+        /**
+         * Create a key
+         * @description Creates a new secret key of the caller's mode with the role you choose: `full` (every
+         *     operation), `collect` (payments and reading; no payouts, refunds, top-ups, services,
+         *     webhooks or keys) or `read_only` (reading only). Give each system the least it needs: a
+         *     till or a checkout server a `collect` key, a reporting job a `read_only` key. The key is
+         *     shown only in this response; a retry with the same `Idempotency-Key` is answered `409
+         *     secret_not_replayed`. A mode has at most two working `full` keys and ten working keys of
+         *     each restricted role (`409 too_many_active_keys`).
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1608,6 +1618,9 @@ export interface components {
         ApiKey: {
             id: components["schemas"]["ApiKeyId"];
             mode: components["schemas"]["Mode"];
+            role: components["schemas"]["ApiKeyRole"];
+            /** @description The permissions the role grants. */
+            permissions: components["schemas"]["ApiPermission"][];
             /** @description The last four characters of the key. */
             last4: string;
             /**
@@ -1641,6 +1654,33 @@ export interface components {
              * @default 0
              */
             grace_period_seconds: number;
+        };
+        /**
+         * @description What a key may do, chosen when it is created: `full`, every operation; `collect`,
+         *     `read` and `payments:write`; `read_only`, `read`. Keys created before roles existed are
+         *     `full`.
+         * @enum {string}
+         */
+        ApiKeyRole: "full" | "collect" | "read_only";
+        /**
+         * @description A permission an operation needs (its `x-permission`) and a key's role grants: `read`
+         *     (every GET but the keys'), `payments:write`, `payouts:write`, `refunds:write`,
+         *     `topups:write`, `services:write`, `webhooks:write` (endpoints and resending events),
+         *     `keys:manage` (listing, creating, rotating and revoking keys).
+         * @enum {string}
+         */
+        ApiPermission: "read" | "payments:write" | "payouts:write" | "refunds:write" | "topups:write" | "services:write" | "webhooks:write" | "keys:manage";
+        /** @description The role of the new key. */
+        ApiKeyCreate: {
+            role: components["schemas"]["ApiKeyRole"];
+        };
+        ApiKeyCreationResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                /** @description The new secret key. It is shown only here. */
+                secret_key: string;
+                api_key: components["schemas"]["ApiKey"];
+            };
         };
         ApiKeyRotationResponse: {
             status: components["schemas"]["SuccessStatus"];
@@ -1682,7 +1722,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "permission_denied" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1712,6 +1752,7 @@ export interface components {
                     code: components["schemas"]["ErrorCode"];
                     /** @description What is wrong with it. */
                     message: string;
+                    permission?: components["schemas"]["ApiPermission"];
                 }[];
                 /**
                  * @description How many problems the request had, sent with `details`: more than 50 means
@@ -1806,19 +1847,6 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /** @description The Main Balance cannot fund the payout; nothing moved. */
-        InsufficientBalance: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestIdHeader"];
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1964,8 +1992,43 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The calling key is in its grace period; only an active key manages keys. */
-        KeyNotActive: {
+        /**
+         * @description The key's role does not grant the permission this operation needs (`permission_denied`);
+         *     `error.details[0].permission` names it. Use a key whose role grants it.
+         */
+        PermissionDenied: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The Main Balance cannot fund it, nothing moved (`insufficient_balance`); or the key's
+         *     role does not grant the permission this operation needs (`permission_denied`).
+         */
+        BalanceOrPermissionForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestIdHeader"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The calling key is in its grace period; only an active key manages keys
+         *     (`key_not_active`); or its role does not grant `keys:manage` (`permission_denied`).
+         */
+        KeyForbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestIdHeader"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2239,6 +2302,10 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyListResponse = components['schemas']['ApiKeyListResponse'];
 export type ApiKeyResponse = components['schemas']['ApiKeyResponse'];
 export type ApiKeyRotate = components['schemas']['ApiKeyRotate'];
+export type ApiKeyRole = components['schemas']['ApiKeyRole'];
+export type ApiPermission = components['schemas']['ApiPermission'];
+export type ApiKeyCreate = components['schemas']['ApiKeyCreate'];
+export type ApiKeyCreationResponse = components['schemas']['ApiKeyCreationResponse'];
 export type ApiKeyRotationResponse = components['schemas']['ApiKeyRotationResponse'];
 export type HealthResponse = components['schemas']['HealthResponse'];
 export type DeletedResponse = components['schemas']['DeletedResponse'];
@@ -2251,7 +2318,6 @@ export type ResponsePayoutList = components['responses']['PayoutList'];
 export type ResponseWebhookReceived = components['responses']['WebhookReceived'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
-export type ResponseInsufficientBalance = components['responses']['InsufficientBalance'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseIdempotencyConflict = components['responses']['IdempotencyConflict'];
 export type ResponseRefundConflict = components['responses']['RefundConflict'];
@@ -2262,7 +2328,9 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseServiceUnusable = components['responses']['ServiceUnusable'];
 export type ResponseRecipientUnusable = components['responses']['RecipientUnusable'];
 export type ResponseRefundUnprocessable = components['responses']['RefundUnprocessable'];
-export type ResponseKeyNotActive = components['responses']['KeyNotActive'];
+export type ResponsePermissionDenied = components['responses']['PermissionDenied'];
+export type ResponseBalanceOrPermissionForbidden = components['responses']['BalanceOrPermissionForbidden'];
+export type ResponseKeyForbidden = components['responses']['KeyForbidden'];
 export type ResponseKeyConflict = components['responses']['KeyConflict'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
@@ -2366,6 +2434,7 @@ export interface operations {
             202: components["responses"]["PaymentAccepted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2401,6 +2470,7 @@ export interface operations {
             202: components["responses"]["PaymentAccepted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2462,6 +2532,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2590,7 +2661,7 @@ export interface operations {
             202: components["responses"]["PayoutAccepted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientBalance"];
+            403: components["responses"]["BalanceOrPermissionForbidden"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2661,7 +2732,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientBalance"];
+            403: components["responses"]["BalanceOrPermissionForbidden"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2761,7 +2832,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientBalance"];
+            403: components["responses"]["BalanceOrPermissionForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["RefundConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2878,6 +2949,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3184,6 +3256,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3276,6 +3349,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ServiceDeleted"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3319,6 +3393,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3422,6 +3497,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             409: components["responses"]["WebhookEndpointConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3513,6 +3589,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3555,6 +3632,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3613,6 +3691,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3817,6 +3896,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3929,6 +4009,65 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PermissionDenied"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: {
+                /**
+                 * @description A unique key (a UUID is ideal) that makes retrying this `POST` safe: the same key
+                 *     and body within 24 hours replays the first response and moves no money again.
+                 * @example 5f1c0a52-3bd3-4a5e-9d0b-7c0a8e9f3e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "collect"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The new key, shown once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyForbidden"];
+            409: components["responses"]["KeyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3983,7 +4122,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyNotActive"];
+            403: components["responses"]["KeyForbidden"];
             409: components["responses"]["KeyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4034,7 +4173,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyNotActive"];
+            403: components["responses"]["KeyForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["KeyConflict"];
             429: components["responses"]["TooManyRequests"];
@@ -4123,8 +4262,10 @@ export const webhookEndpointStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const eventDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventData"]["status"]> = ["success", "failed", "expired"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["status"]> = ["pending", "succeeded", "failed"];
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
+export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["full", "collect", "read_only"];
+export const apiPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiPermission"]> = ["read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

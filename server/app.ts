@@ -10,6 +10,7 @@ import { inOrder } from './http/in-order.js';
 import { jsonBody, refuseUnreadBodies } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
 import { OperationRouter } from './http/operation-router.js';
+import { requireKeyPermission } from './http/permissions.js';
 import { rateLimitPerAccount } from './http/rate-limit.js';
 import { assignRequestId } from './http/request-id.js';
 import { observeRequests } from './http/request-metrics.js';
@@ -40,8 +41,9 @@ export interface AppOptions {
  * Builds the HTTP application without listening, so tests and the entry point share it. A
  * request goes through, in order: request id (and, once answered, metrics and the call log) →
  * under `/v1` (`apiRoutes`): authentication → rate limit → strict routing (404, 405, OPTIONS) →
- * JSON body (depth bounded) → text problems noted → contract validation (with them) → the
- * operation the validator matched (its write idempotent)
+ * the key role's permission for the operation (403) → JSON body (depth bounded) → text problems
+ * noted → contract validation (with them) → the operation the validator matched (its write
+ * idempotent)
  * (`apiOperations`); → (error handler).
  *
  * @example
@@ -89,6 +91,7 @@ function apiRoutes(deps: Deps): Router {
         deps.store.counters,
       ),
       strictApiRoutes(),
+      requireKeyPermission(),
       jsonBody(deps.config.bodyLimitBytes),
       refuseUnreadBodies,
       // Noted, not refused yet: they are answered with every problem the validator finds.

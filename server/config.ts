@@ -62,6 +62,14 @@ export interface Config {
   secretsEncryptionKey: Buffer | undefined;
   /** Bearer token that `GET /metrics` requires (METRICS_TOKEN); unset, /metrics is off. */
   metricsToken: string | undefined;
+  /**
+   * The request header that carries the client's address, set by the reverse proxy in front
+   * (TRUST_PROXY, for example `x-forwarded-for`; its last address is the one the proxy
+   * appended). Null, the default: the connection's own address, and every such header is
+   * ignored, since anyone can send one. Limits per client address (failed authentications,
+   * dashboard sign-ins) count by it.
+   */
+  trustProxy: string | null;
   /** Failed authentications allowed per client address per window before 429. */
   authFailureLimit: number;
   authFailureWindowMs: number;
@@ -151,6 +159,16 @@ export class ConfigError extends Error {
  * @example
  * const config = loadConfig(process.env); // throws ConfigError listing every bad variable
  */
+/** TRUST_PROXY: unset, empty or `false` is off; otherwise a header name, lower-cased. */
+function proxyHeader(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined || raw === '' || raw === 'false') return null;
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(raw)) {
+    problems.push(`TRUST_PROXY must be a header name such as x-forwarded-for, or false (got "${raw}")`);
+    return null;
+  }
+  return raw.toLowerCase();
+}
+
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
 
@@ -236,6 +254,7 @@ export function loadConfig(env: Env): Config {
     webhookCircuitCooldownMs: int('WEBHOOK_CIRCUIT_COOLDOWN_MS', 30_000, 1, 3_600_000),
     secretsEncryptionKey: undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    trustProxy: proxyHeader(env.TRUST_PROXY, problems),
     authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     http: {

@@ -15,6 +15,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -28,6 +29,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -41,6 +43,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -71,7 +74,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
-      403: ['insufficient_balance'],
+      403: ['insufficient_balance', 'permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -85,7 +88,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
-      403: ['insufficient_balance'],
+      403: ['insufficient_balance', 'permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -109,7 +112,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
-      403: ['insufficient_balance'],
+      403: ['insufficient_balance', 'permission_denied'],
       404: ['resource_not_found'],
       409: ['payment_not_refundable', 'idempotency_key_reused'],
       413: null,
@@ -131,6 +134,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -188,6 +192,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
       415: null,
@@ -208,6 +213,7 @@ export const operationErrorCodes = {
     put: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       409: ['service_deleted'],
       413: null,
@@ -219,6 +225,7 @@ export const operationErrorCodes = {
     delete: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       429: null,
       500: null,
@@ -236,6 +243,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       409: ['too_many_webhook_endpoints', 'secret_not_replayed', 'idempotency_key_reused'],
       413: null,
       415: null,
@@ -256,6 +264,7 @@ export const operationErrorCodes = {
     put: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       413: null,
       415: null,
@@ -266,6 +275,7 @@ export const operationErrorCodes = {
     delete: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       429: null,
       500: null,
@@ -276,6 +286,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
@@ -318,6 +329,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
+      403: ['permission_denied'],
       404: ['resource_not_found'],
       409: ['idempotency_key_reused', 'secret_not_replayed'],
       413: null,
@@ -340,6 +352,18 @@ export const operationErrorCodes = {
     get: {
       400: null,
       401: null,
+      403: ['permission_denied'],
+      429: null,
+      500: null,
+      503: null,
+    },
+    post: {
+      400: null,
+      401: null,
+      403: ['key_not_active', 'permission_denied'],
+      409: ['too_many_active_keys', 'last_active_key', 'secret_not_replayed', 'idempotency_key_reused'],
+      413: null,
+      415: null,
       429: null,
       500: null,
       503: null,
@@ -349,7 +373,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
-      403: ['key_not_active'],
+      403: ['key_not_active', 'permission_denied'],
       409: ['too_many_active_keys', 'last_active_key', 'secret_not_replayed', 'idempotency_key_reused'],
       413: null,
       415: null,
@@ -362,7 +386,7 @@ export const operationErrorCodes = {
     post: {
       400: null,
       401: null,
-      403: ['key_not_active'],
+      403: ['key_not_active', 'permission_denied'],
       404: ['resource_not_found'],
       409: ['too_many_active_keys', 'last_active_key', 'secret_not_replayed', 'idempotency_key_reused'],
       429: null,

@@ -38,3 +38,24 @@ export function eventsField(value: string | undefined): EventName[] | undefined 
   }
   return names as EventName[];
 }
+
+/**
+ * An amount typed in a form: the integer the API's `Amount` is, written only as decimal digits
+ * (no sign, exponent, hexadecimal, separators, spaces or fraction: `1e3`, `0x10`, ` 12 ` and
+ * `12.0` are refused, where `Number()` would read them), greater than 0. Empty is none.
+ */
+export function amountField(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const amount = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(amount)) {
+    throw new ApiError(
+      400,
+      'invalid_amount',
+      'The amount must be a whole number greater than 0, in digits only.',
+      {
+        param: 'amount',
+      },
+    );
+  }
+  return amount;
+}

@@ -1,11 +1,12 @@
 import { hash as digest, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../generated/openapi.js';
-import type { AccountRow, ApiKeyRow, Mode, WalletRow } from '../storage/rows.js';
+import type { AccountRow, ApiKeyRow, KeyRole, Mode, WalletRow } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
-import { ApiError, notFound } from './errors.js';
+import { ApiError, notFound, permissionDenied } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
+import { maxWorkingKeys, permissionsOf } from './key-roles.js';
 import type { VerifiedKeys } from './verified-keys.js';
 import { type Answer, storeAt, write } from './write.js';
 
@@ -41,7 +42,7 @@ interface NewKey {
   row: NewKeyRow;
 }
 
-function newKey(accountId: string, mode: Mode, now: number): NewKey {
+function newKey(accountId: string, mode: Mode, now: number, role: KeyRole = 'full'): NewKey {
   const secret = newSecretKey(mode);
   return {
     secret,
@@ -51,6 +52,7 @@ function newKey(accountId: string, mode: Mode, now: number): NewKey {
       mode,
       key_hash: hashKey(secret),
       last4: secret.slice(-4),
+      role,
       created_at: now,
     },
   };
@@ -199,6 +201,8 @@ export async function authenticate(
       keyId: key.id,
       walletId: wallet.id,
       defaultCurrency: account.default_currency,
+      role: key.role,
+      permissions: permissionsOf(key.role),
     };
     return { caller, apiUser: account.api_user, expiresAt: key.expires_at, revokedAt: key.revoked_at };
   });
@@ -234,9 +238,6 @@ const replaceKeys = defineUnit(
   },
 );
 
-/** At most this many keys of one account and mode work at once (active or in a grace period). */
-const maxWorkingKeys = 2;
-
 /** Only an active key manages keys: one in its grace period is on its way out. */
 async function requireActiveCaller(tx: Tx, caller: Caller, now: number): Promise<void> {
   const key = await tx.accounts.key(caller.keyId);
@@ -258,22 +259,28 @@ export interface Rotation {
   previousKey: ApiKeyRow;
 }
 
-/** The rules of a rotation, whoever asks for it: never past two working keys. */
+/**
+ * The rules of a rotation, whoever asks for it: the new key has the old one's role, and never
+ * past the role's working keys (two full keys).
+ */
 async function rotateInTx(tx: Tx, a: RotationArgs, keyId: string): Promise<Rotation> {
   const { caller, gracePeriodSeconds, now } = a;
+  const old = await tx.accounts.key(keyId);
+  if (!old) throw new Error('the key to rotate vanished inside its transaction');
   const others = (await tx.accounts.workingKeys(caller.accountId, caller.mode, now)).filter(
-    (key) => key.id !== keyId,
+    (key) => key.id !== keyId && key.role === old.role,
   );
   const afterwards = others.length + 1 + (gracePeriodSeconds > 0 ? 1 : 0);
-  if (afterwards > maxWorkingKeys) {
+  const max = maxWorkingKeys(old.role);
+  if (afterwards > max) {
     throw new ApiError(
       409,
       'too_many_active_keys',
-      `This mode already has ${maxWorkingKeys} working keys; revoke ${others.map((k) => k.id).join(', ')} ` +
+      `This mode already has ${max} working ${old.role} keys; revoke ${others.map((k) => k.id).join(', ')} ` +
         'first, or rotate with grace_period_seconds 0.',
     );
   }
-  await tx.accounts.insertKey(a.key.row);
+  await tx.accounts.insertKey({ ...a.key.row, role: old.role });
   const endsAt = now + gracePeriodSeconds * 1000;
   await tx.accounts.retireKey(keyId, endsAt, gracePeriodSeconds === 0 ? now : null);
   const apiKey = await tx.accounts.key(a.key.row.id);
@@ -282,12 +289,17 @@ async function rotateInTx(tx: Tx, a: RotationArgs, keyId: string): Promise<Rotat
   return { secretKey: a.key.secret, apiKey, previousKey };
 }
 
-/** The rules of a revocation, whoever asks for it: never the last working key of the mode. */
+/**
+ * The rules of a revocation, whoever asks for it: never the last working full key of the mode
+ * (restricted keys cannot manage keys, so they could not replace it).
+ */
 async function revokeInTx(tx: Tx, caller: Caller, id: string, now: number): Promise<ApiKeyRow> {
   const key = await ownKey(tx, caller, id);
   if (!keyIsLive(key, now)) return key;
-  const working = await tx.accounts.workingKeys(caller.accountId, caller.mode, now);
-  if (working.length <= 1) {
+  const working = (await tx.accounts.workingKeys(caller.accountId, caller.mode, now)).filter(
+    (other) => other.role === 'full',
+  );
+  if (key.role === 'full' && working.length <= 1) {
     throw new ApiError(
       409,
       'last_active_key',
@@ -343,6 +355,53 @@ const rotateCallerKey = defineUnit(
   },
 );
 
+/** A new key of the caller's account and mode with the role asked for, shown once. */
+export interface Creation {
+  secretKey: string;
+  apiKey: ApiKeyRow;
+}
+
+/**
+ * Creates a key of the caller's mode with `role` (docs/decisions/0030-key-roles.md): from an
+ * active key over the API, or from the dashboard (`fromDashboard`: a session, no calling key).
+ * Never past the role's working keys.
+ */
+export async function createKey(
+  deps: Deps,
+  caller: Caller,
+  role: KeyRole,
+  answer?: Answer<Creation>,
+  fromDashboard = false,
+): Promise<Creation> {
+  const now = deps.clock.now();
+  const key = newKey(caller.accountId, caller.mode, now, role);
+  return write(deps, insertCallerKey, { caller, now, key, fromDashboard }, answer);
+}
+
+const insertCallerKey = defineUnit(
+  import.meta.url,
+  'keys.create',
+  async (tx, a: { caller: Caller; now: number; key: NewKey; fromDashboard: boolean }): Promise<Creation> => {
+    if (!a.fromDashboard) await requireActiveCaller(tx, a.caller, a.now);
+    const role = a.key.row.role;
+    const working = (await tx.accounts.workingKeys(a.caller.accountId, a.caller.mode, a.now)).filter(
+      (key) => key.role === role,
+    );
+    const max = maxWorkingKeys(role);
+    if (working.length + 1 > max) {
+      throw new ApiError(
+        409,
+        'too_many_active_keys',
+        `This mode already has ${max} working ${role} keys; revoke one first.`,
+      );
+    }
+    await tx.accounts.insertKey(a.key.row);
+    const apiKey = await tx.accounts.key(a.key.row.id);
+    if (!apiKey) throw new Error('a created key vanished inside its transaction');
+    return { secretKey: a.key.secret, apiKey };
+  },
+);
+
 /**
  * Revokes one key of the caller's account and mode at once. Refused for the last working key
  * of the mode, so no API call can leave the owner without a key.
@@ -374,15 +433,28 @@ export async function rotateKeyById(
   caller: Caller,
   keyId: string,
   gracePeriodSeconds: number,
+  roles: readonly KeyRole[],
 ): Promise<Rotation> {
-  return write(deps, rotatePickedKey, { ...rotationArgs(deps, caller, gracePeriodSeconds), keyId });
+  return write(deps, rotatePickedKey, { ...rotationArgs(deps, caller, gracePeriodSeconds), keyId, roles });
+}
+
+/** A key of the caller's the dashboard user may manage: its role is one of `roles`. */
+async function pickedKey(tx: Tx, caller: Caller, id: string, roles: readonly KeyRole[]): Promise<ApiKeyRow> {
+  const key = await ownKey(tx, caller, id);
+  if (!roles.includes(key.role)) throw keyRoleRefused(key.role);
+  return key;
+}
+
+/** A dashboard user whose role may not manage keys of `role` (a developer, a full key). */
+export function keyRoleRefused(role: KeyRole): ApiError {
+  return permissionDenied('keys:manage', `Your role may not manage ${role} keys. Ask an owner.`);
 }
 
 const rotatePickedKey = defineUnit(
   import.meta.url,
   'keys.rotate-picked',
-  async (tx, a: RotationArgs & { keyId: string }): Promise<Rotation> => {
-    if (!keyIsLive(await ownKey(tx, a.caller, a.keyId), a.now)) {
+  async (tx, a: RotationArgs & { keyId: string; roles: readonly KeyRole[] }): Promise<Rotation> => {
+    if (!keyIsLive(await pickedKey(tx, a.caller, a.keyId, a.roles), a.now)) {
       throw new ApiError(409, 'invalid_field', 'This key is already revoked.', { param: 'key_id' });
     }
     return rotateInTx(tx, a, a.keyId);
@@ -390,15 +462,25 @@ const rotatePickedKey = defineUnit(
 );
 
 /** Revokes the key a signed-in dashboard user picked: the same rules as `revokeKey`. */
-export async function revokeKeyById(deps: Deps, caller: Caller, keyId: string): Promise<ApiKeyRow> {
-  return write(deps, revokePickedKey, { caller, id: keyId, now: deps.clock.now() });
+export async function revokeKeyById(
+  deps: Deps,
+  caller: Caller,
+  keyId: string,
+  roles: readonly KeyRole[],
+): Promise<ApiKeyRow> {
+  return write(deps, revokePickedKey, { caller, id: keyId, now: deps.clock.now(), roles });
 }
 
 const revokePickedKey = defineUnit(
   import.meta.url,
   'keys.revoke-picked',
-  async (tx, a: { caller: Caller; id: string; now: number }): Promise<ApiKeyRow> =>
-    revokeInTx(tx, a.caller, a.id, a.now),
+  async (
+    tx,
+    a: { caller: Caller; id: string; now: number; roles: readonly KeyRole[] },
+  ): Promise<ApiKeyRow> => {
+    await pickedKey(tx, a.caller, a.id, a.roles);
+    return revokeInTx(tx, a.caller, a.id, a.now);
+  },
 );
 
 export async function listKeys(

@@ -1,7 +1,8 @@
+import type { ApiPermission } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { MobileMoneyOperator } from '../operators/operator.js';
-import type { Mode } from '../storage/rows.js';
+import type { KeyRole, Mode } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import type { ResolveHost } from '../webhooks/url-policy.js';
 import type { Clock } from './clock.js';
@@ -25,4 +26,8 @@ export interface Caller {
   keyId: string;
   walletId: string;
   defaultCurrency: string;
+  /** The key's role (docs/decisions/0030-key-roles.md); `full` for a dashboard user. */
+  role: KeyRole;
+  /** What the key's role grants (server/domain/key-roles.ts); a dashboard user acts with every permission, limited by their own role. */
+  permissions: readonly ApiPermission[];
 }

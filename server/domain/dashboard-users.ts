@@ -5,12 +5,15 @@
  * No Express here: the web layer in server/dashboard/ turns these into cookies and pages.
  */
 import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { apiPermissionValues } from '../../generated/openapi.js';
 import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
+import { busy, HashSlots } from './hash-slots.js';
 import { newId } from './ids.js';
+import { passwordProblem } from './passwords.js';
 import { storeAt, write } from './write.js';
 
 /** Sessions end after this long without a request... */
@@ -21,11 +24,10 @@ export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
 const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 /** Sign-in failures counted over this window... */
 const signInWindowMs = 15 * 60 * 1000;
-/** ...refuse further attempts for one email address after this many, */
-export const maxFailuresPerEmail = 5;
+/** ...refuse further attempts for one email from one client address after this many, */
+export const maxFailuresPerPair = 5;
 /** ...and from one client address after this many. */
 const maxFailuresPerClient = 20;
-const minPasswordLength = 10;
 /** Sign-in attempts are kept this long, then deleted. */
 const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 
@@ -33,12 +35,9 @@ const signInRecordsKeptMs = 30 * 24 * 60 * 60 * 1000;
 const scryptParams: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const hashLength = 32;
 
-/**
- * A dashboard user's role does not allow what they asked. The contract's catalogue has no code
- * for a permission refused; `key_not_active` is its 403 for "this credential may not do this".
- */
+/** A dashboard user's role does not allow what they asked: `403 permission_denied`, as a key's role is refused. */
 export function notAllowed(message: string): ApiError {
-  return new ApiError(403, 'key_not_active', message);
+  return new ApiError(403, 'permission_denied', message);
 }
 
 export const roles: readonly DashboardRole[] = ['owner', 'developer', 'viewer'];
@@ -72,12 +71,6 @@ function normaliseEmail(input: string): string | null {
   return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
 }
 
-function checkPassword(password: string): string | null {
-  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
-  if (password.length > 200) return 'Use at most 200 characters.';
-  return null;
-}
-
 export interface NewDashboardUser {
   user: DashboardUserRow;
   /** The one-time link's token when no password was given. */
@@ -99,7 +92,7 @@ export async function createDashboardUser(
   const email = normaliseEmail(input.email);
   if (!email) throw new ApiError(400, 'invalid_field', 'Enter a valid email address.', { param: 'email' });
   if (input.password !== undefined) {
-    const problem = checkPassword(input.password);
+    const problem = passwordProblem(input.password);
     if (problem) throw new ApiError(400, 'invalid_field', problem, { param: 'password' });
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
@@ -117,19 +110,46 @@ export async function createDashboardUser(
       invited_by: input.invitedBy ?? null,
     },
     link: linkToken ? { tokenHash: tokenHash(linkToken), expiresAt: now + linkLifetimeMs } : null,
+    // An invitation never says whether the email is another account's (no account discovery).
+    conceal: input.invitedBy !== undefined,
   });
-  return { user, linkToken };
+  return { user: shown(user), linkToken };
 }
 
-/** A new user, with their one-time link when they have no password yet; refused for a known email. */
+/**
+ * How an invitation to an email that another account's user has is stored: a user of the
+ * inviting account that can never sign in (no email matches it), so the inviter sees what a
+ * fresh email gives, an invited user and a link; the link's page refuses it as a used link.
+ */
+const concealedPrefix = /^concealed:[^:]+:/;
+
+/** A user as pages show them: a concealed invitation under the email it was sent to. */
+function shown(user: DashboardUserRow): DashboardUserRow {
+  return concealedPrefix.test(user.email)
+    ? { ...user, email: user.email.replace(concealedPrefix, '') }
+    : user;
+}
+
+/**
+ * A new user, with their one-time link when they have no password yet; refused for an email of
+ * the same account, and, unless `conceal`, for one of another account.
+ */
 const insertUser = defineUnit(
   import.meta.url,
   'dashboard.insert-user',
   async (
     tx,
-    a: { row: Omit<DashboardUserRow, 'seq'>; link: { tokenHash: Buffer; expiresAt: number } | null },
+    a: {
+      row: Omit<DashboardUserRow, 'seq'>;
+      link: { tokenHash: Buffer; expiresAt: number } | null;
+      conceal: boolean;
+    },
   ): Promise<DashboardUserRow> => {
-    if (await tx.dashboard.userByEmail(a.row.email)) {
+    const existing = await tx.dashboard.userByEmail(a.row.email);
+    const concealed = (await tx.dashboard.usersOfAccount(a.row.account_id)).some(
+      (user) => shown(user).email === a.row.email,
+    );
+    if ((existing && (!a.conceal || existing.account_id === a.row.account_id)) || concealed) {
       throw new ApiError(
         409,
         'invalid_field',
@@ -137,7 +157,8 @@ const insertUser = defineUnit(
         { param: 'email' },
       );
     }
-    await tx.dashboard.insertUser(a.row);
+    const row = existing ? { ...a.row, email: `concealed:${a.row.id}:${a.row.email}` } : a.row;
+    await tx.dashboard.insertUser(row);
     if (a.link) await tx.dashboard.insertLink(a.link.tokenHash, a.row.id, a.row.created_at, a.link.expiresAt);
     return (await tx.dashboard.user(a.row.id)) as DashboardUserRow;
   },
@@ -176,42 +197,73 @@ const insertSession = defineUnit(
 
 export type SignInResult =
   | { ok: true; session: OpenSession; user: DashboardUserRow }
-  | { ok: false; reason: 'invalid' | 'locked' };
+  | { ok: false; reason: 'invalid' | 'locked' | 'busy' };
+
+/** Password hashes of sign-ins and first passwords: two at once, eight waiting, others refused. */
+const hashSlots = new HashSlots(2, 8);
 
 /**
- * Checks an email and password. Every attempt is recorded; after too many failures for the
- * email or from the client address, attempts are refused without checking the password.
+ * Checks an email and password (docs/decisions/0031-dashboard-sign-in-and-passwords.md). The
+ * attempt is reserved first, counted as a failure, in one transaction with the count it is
+ * checked against, so attempts sent at once cannot all pass the limit; only then is the
+ * password hashed, in a bounded number of slots (`busy` when none is free), and a right password
+ * turns the attempt into a success. Failures are counted per email and client address together
+ * (nobody locks an owner out by knowing their email) and per client address; an attempt
+ * refused by a lock is not counted, so a lock never extends itself.
  */
 export async function signIn(
   deps: Deps,
   input: { email: string; password: string; client: string },
 ): Promise<SignInResult> {
-  const now = deps.clock.now();
   const email = normaliseEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
-  const { user, failures } = await deps.store.read(async (tx) => ({
-    user: await tx.dashboard.userByEmail(email),
-    failures: await tx.dashboard.recentFailures(email, input.client, now - signInWindowMs),
-  }));
-  const locked = failures.email >= maxFailuresPerEmail || failures.client >= maxFailuresPerClient;
-  const matches = !locked && (await passwordMatches(user, input.password));
-  await write(deps, recordSignIn, { email, client: input.client, succeeded: matches, now });
+  const outcome = await hashSlots.run(async () => {
+    const now = deps.clock.now();
+    const attemptId = newToken();
+    const reserved = await write(deps, reserveSignIn, { email, client: input.client, attemptId, now });
+    if (!reserved) return { locked: true, matches: false, user: undefined };
+    const user = await deps.store.read(async (tx) => tx.dashboard.userByEmail(email));
+    const matches = await passwordMatches(user, input.password);
+    if (matches) await write(deps, markSignInSucceeded, { attemptId });
+    return { locked: false, matches, user };
+  });
+  if (outcome === busy) {
+    deps.logger.warn(
+      { event: 'dashboard_sign_in_busy', client: input.client },
+      'dashboard sign-in refused: hashes busy',
+    );
+    return { ok: false, reason: 'busy' };
+  }
+  const { locked, matches, user } = outcome;
   deps.logger.info(
     { event: 'dashboard_sign_in', email, client: input.client, succeeded: matches, locked },
     'dashboard sign-in attempt',
   );
   if (locked) return { ok: false, reason: 'locked' };
   if (!matches || !user) return { ok: false, reason: 'invalid' };
-  return { ok: true, session: await openSession(deps, user.id, now), user };
+  return { ok: true, session: await openSession(deps, user.id, deps.clock.now()), user };
 }
 
-/** A sign-in attempt; the attempts past their keeping time are deleted on the way. */
-const recordSignIn = defineUnit(
+/**
+ * Reserves a sign-in attempt: false, writing nothing, when the pair or the client address is
+ * locked; otherwise records it as a failure. The attempts past their keeping time are deleted
+ * on the way.
+ */
+const reserveSignIn = defineUnit(
   import.meta.url,
-  'dashboard.record-sign-in',
-  async (tx, a: { email: string; client: string; succeeded: boolean; now: number }): Promise<void> => {
-    await tx.dashboard.recordSignIn(a.email, a.client, a.succeeded, a.now);
+  'dashboard.reserve-sign-in',
+  async (tx, a: { email: string; client: string; attemptId: string; now: number }): Promise<boolean> => {
+    const failures = await tx.dashboard.recentFailures(a.email, a.client, a.now - signInWindowMs);
+    if (failures.pair >= maxFailuresPerPair || failures.client >= maxFailuresPerClient) return false;
+    await tx.dashboard.recordSignIn(a.email, a.client, a.attemptId, a.now);
     await tx.dashboard.purgeSignIns(a.now - signInRecordsKeptMs);
+    return true;
   },
+);
+
+const markSignInSucceeded = defineUnit(
+  import.meta.url,
+  'dashboard.sign-in-succeeded',
+  async (tx, a: { attemptId: string }): Promise<void> => tx.dashboard.signInSucceeded(a.attemptId),
 );
 
 export interface SignedIn {
@@ -294,6 +346,11 @@ const storeFlash = defineUnit(
 
 /** The user a one-time link is for, while it is unused and unexpired. */
 export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
+  const user = await linkUser(deps, token);
+  return user && shown(user);
+}
+
+async function linkUser(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const now = deps.clock.now();
   return deps.store.read(async (tx) => {
@@ -312,11 +369,19 @@ export async function acceptLink(
   token: string,
   password: string,
 ): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: string }> {
-  const problem = checkPassword(password);
+  const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
-  const user = await findLink(deps, token);
+  const user = await linkUser(deps, token);
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
-  const { hash, salt } = await hashPassword(password);
+  // Hashed in either case below, so the time taken does not tell a concealed invitation apart.
+  const hashed = await hashSlots.run(() => hashPassword(password));
+  if (hashed === busy) return { ok: false, problem: 'Too many sign-ins at once: try again in a moment.' };
+  const { hash, salt } = hashed;
+  if (concealedPrefix.test(user.email)) {
+    // A concealed invitation (another account's email) ends as a link used in another tab does.
+    await write(deps, spendLink, { tokenHash: tokenHash(token), now: deps.clock.now() });
+    return { ok: false, problem: 'This link has expired or was already used.' };
+  }
   const now = deps.clock.now();
   const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, hash, salt, now });
   if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
@@ -338,6 +403,15 @@ const useLink = defineUnit(
     await tx.dashboard.setPassword(a.userId, a.hash, a.salt);
     await tx.dashboard.revokeUserSessions(a.userId, a.now);
     return true;
+  },
+);
+
+/** Marks a one-time link used, and nothing else. */
+const spendLink = defineUnit(
+  import.meta.url,
+  'dashboard.spend-link',
+  async (tx, a: { tokenHash: Buffer; now: number }): Promise<void> => {
+    await tx.dashboard.useLink(a.tokenHash, a.now);
   },
 );
 
@@ -366,7 +440,7 @@ export async function inviteUser(
 }
 
 export async function listUsers(deps: Deps, accountId: string): Promise<DashboardUserRow[]> {
-  return deps.store.read(async (tx) => tx.dashboard.usersOfAccount(accountId));
+  return (await deps.store.read(async (tx) => tx.dashboard.usersOfAccount(accountId))).map(shown);
 }
 
 /** The API caller a dashboard user acts as in one mode: same account, same rules as a key. */
@@ -380,5 +454,8 @@ export async function callerFor(deps: Deps, signedIn: SignedIn, mode: 'test' | '
     keyId: '',
     walletId: wallet.id,
     defaultCurrency: signedIn.account.default_currency,
+    // The dashboard's own roles decide what its user may do (server/dashboard/auth.ts).
+    role: 'full',
+    permissions: apiPermissionValues,
   };
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../generated/openapi.js';
+import type { ApiPermission, ErrorCode } from '../../generated/openapi.js';
 import { InvalidCursor } from '../storage/pagination.js';
 import { crossesThreads } from '../storage/unit.js';
 
@@ -37,6 +37,8 @@ export interface ApiErrorDetail {
   param: string;
   code?: ErrorCode;
   message: string;
+  /** The permission a refused caller lacks (`permission_denied`). */
+  permission?: ApiPermission;
 }
 
 export interface ApiErrorOptions {
@@ -47,6 +49,17 @@ export interface ApiErrorOptions {
   cause?: unknown;
 }
 crossesThreads(ApiError);
+
+/**
+ * The caller may not do this: their key's role (or their dashboard role) does not grant
+ * `permission`. The message and the one detail name it (docs/decisions/0030-key-roles.md).
+ */
+export function permissionDenied(permission: ApiPermission, message: string): ApiError {
+  return new ApiError(403, 'permission_denied', message, {
+    param: 'Authorization',
+    details: [{ param: 'Authorization', code: 'permission_denied', message, permission }],
+  });
+}
 
 export const notFound = (kind: string, id: string) =>
   new ApiError(404, 'resource_not_found', `No ${kind} ${id} exists in this account and mode.`);

@@ -4,6 +4,7 @@ import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { VerifiedKeys } from '../domain/verified-keys.js';
 import type { SharedCounters } from '../storage/store.js';
+import { clientAddress } from './client-address.js';
 
 /**
  * The key of `Authorization: Bearer <key>`. Another scheme (`Basic ...`) carries no API key at
@@ -94,7 +95,7 @@ export function authenticateCaller(deps: Deps): RequestHandler {
     : failedAuthentications(authFailureLimit, authFailureWindowMs);
   const verified = new VerifiedKeys();
   return async (req, res, next) => {
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(req, deps.config.trustProxy);
     const wait = await failures.blockedFor(address, Date.now());
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));

@@ -1,4 +1,4 @@
-import type { Rotation } from '../domain/accounts.js';
+import type { Creation, Rotation } from '../domain/accounts.js';
 import type { BulkPayout } from '../domain/payouts.js';
 import type { Page } from '../storage/pagination.js';
 import type {
@@ -75,6 +75,14 @@ export const rotationResponse = defineRendering(
       previous_key: toApiKey(rotation.previousKey, now),
     }),
   { withhold: (rotation) => rotation.apiKey.id },
+);
+/** A created key is shown once, as a rotated one is. */
+export const creationResponse = defineRendering(
+  url,
+  'api-key-creation',
+  (creation: Creation, now: number) =>
+    success({ secret_key: creation.secretKey, api_key: toApiKey(creation.apiKey, now) }),
+  { withhold: (creation) => creation.apiKey.id },
 );
 export const apiKeyResponse = defineRendering(url, 'api-key', (row: ApiKeyRow, now: number) =>
   success(toApiKey(row, now)),

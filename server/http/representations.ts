@@ -13,6 +13,7 @@ import type {
 import { eventNameValues } from '../../generated/openapi.js';
 import { keyStatus } from '../domain/accounts.js';
 import { iso } from '../domain/clock.js';
+import { permissionsOf } from '../domain/key-roles.js';
 import type { Page } from '../storage/pagination.js';
 import type {
   ApiKeyRow,
@@ -173,6 +174,8 @@ export function toApiKey(row: ApiKeyRow, now: number): ApiKey {
   return {
     id: row.id,
     mode: row.mode,
+    role: row.role,
+    permissions: [...permissionsOf(row.role)],
     last4: row.last4,
     status,
     created_at: iso(row.created_at),

@@ -1,10 +1,10 @@
-import type { ApiKeyRotate } from '../../generated/openapi.js';
+import type { ApiKeyCreate, ApiKeyRotate } from '../../generated/openapi.js';
 import * as accounts from '../domain/accounts.js';
 import type { Deps } from '../domain/context.js';
 import * as logs from '../domain/logs.js';
 import { sendJson, sendSuccess } from '../http/envelope.js';
 import type { OperationRouter } from '../http/operation-router.js';
-import { apiKeyResponse, logsPage, rotationResponse } from '../http/renderings.js';
+import { apiKeyResponse, creationResponse, logsPage, rotationResponse } from '../http/renderings.js';
 import { toApiKey, toPage } from '../http/representations.js';
 import { callerOf, listQuery, pageOf, pathId } from './query.js';
 
@@ -29,6 +29,11 @@ export function operationRoutes(deps: Deps, router: OperationRouter): void {
   });
 
   const now = () => deps.clock.now();
+  router.post('/api-keys', { status: 201, rendering: creationResponse, context: now }, (req, answer, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    return accounts.createKey(deps, callerOf(req), (req.body as ApiKeyCreate).role, answer);
+  });
+
   router.post(
     '/api-keys/rotate',
     { status: 201, rendering: rotationResponse, context: now },

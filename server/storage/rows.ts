@@ -27,10 +27,14 @@ export interface ApiKeyRow {
   mode: Mode;
   key_hash: Buffer;
   last4: string;
+  /** What the key may do (docs/decisions/0030-key-roles.md); `full` for keys older than roles. */
+  role: KeyRole;
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
 }
+
+export type KeyRole = 'full' | 'collect' | 'read_only';
 
 export interface WalletRow {
   id: string;

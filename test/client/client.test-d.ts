@@ -241,7 +241,7 @@ describe('operationError', () => {
     const client = createPaymentsClient({ apiKey: 'sk_test_x', apiUser: 'u', sandbox: true });
     const failure = operationError('/payouts', 'post', await client.POST('/payouts', { body: {} as never }));
     if (failure?.documented && failure.status === 403) {
-      expectTypeOf(failure.code).toEqualTypeOf<'insufficient_balance'>();
+      expectTypeOf(failure.code).toEqualTypeOf<'insufficient_balance' | 'permission_denied'>();
     }
     if (failure?.documented && failure.status === 422) {
       expectTypeOf(failure.code).toEqualTypeOf<

@@ -9,7 +9,8 @@
  *   response's schema from the contract (see responseSchemas in tools/dredd.ts);
  * - each 4xx: the request the contract says leads to it (missing field, invalid amount, bad
  *   key, short balance, unknown id, reused idempotency key, deleted service, oversized body,
- *   text body, unusable service or wallet, refund above the payment, rate limit), and
+ *   text body, unusable service or wallet, refund above the payment, rate limit, a read-only
+ *   key's write), and
  *   afterwards a check of the error `code` the catalogue gives for it;
  * - a status nothing can produce from outside is skipped, with its reason in the report.
  */
@@ -147,6 +148,14 @@ async function craft(transaction) {
       else credentials = { ...credentials, apiUser: '00000000-0000-4000-8000-000000000000' };
       break;
     case 403:
+      if (
+        !['rotateApiKey', 'revokeApiKey', 'createPayout', 'createBulkPayout', 'createRefund'].includes(op)
+      ) {
+        // A key whose role lacks the operation's x-permission (decision 0030).
+        expectCode = 'permission_denied';
+        credentials = ctx.readOnly;
+        break;
+      }
       if (op === 'rotateApiKey') {
         // A key in its grace period (the one the 201 transaction retired) manages no keys.
         expectCode = 'key_not_active';

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** Posts a form as the signed-in client would, token included. */
 async function post(cookie: string, path: string, fields: Record<string, string>) {
-  const page = await fetch(`${origin(server)}/dashboard/test/keys`, { headers: { cookie } });
+  const page = await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } });
   const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
   return fetch(`${origin(server)}${path}`, {
     method: 'POST',

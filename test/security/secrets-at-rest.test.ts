@@ -312,6 +312,11 @@ async function storedKeys(server: TestServer): Promise<string[]> {
 /** The SQLite file of `server` (closed) as the versions before migration 009 left it. */
 async function undoMigration9(server: TestServer): Promise<void> {
   for (const statement of [
+    // Migration 011's columns and indexes, gone.
+    'DROP INDEX dashboard_sign_ins_by_pair',
+    'DROP INDEX dashboard_sign_ins_by_attempt',
+    'ALTER TABLE dashboard_sign_ins DROP COLUMN attempt_id',
+    'ALTER TABLE api_keys DROP COLUMN role',
     // Migration 010's dropped indexes, back.
     "CREATE INDEX payments_by_operator_ref ON payments(operator_ref) WHERE status = 'initiated'",
     "CREATE INDEX topups_by_operator_ref ON topups(operator_ref) WHERE status = 'initiated'",
@@ -365,6 +370,8 @@ describe('a stored response that reveals a secret', () => {
         try {
           expect(databaseBytes(server.dbPath)).not.toContain(secret.slice(-32));
           expect(await queryRows(server, 'SELECT id FROM scrub_pending')).toEqual([]);
+          // Keys made before roles existed (migration 011) keep full access (decision 0030).
+          expect(await queryRows(server, 'SELECT DISTINCT role FROM api_keys')).toEqual([{ role: 'full' }]);
         } finally {
           await service.close();
         }

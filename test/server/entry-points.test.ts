@@ -155,11 +155,18 @@ describe('npm start (server/main.ts, compiled)', () => {
 
   it('stops at start-up with the names of every bad variable', async () => {
     const result = await run(process.execPath, [compiledServerEntry], {
-      env: { ...process.env, PORT: 'abc', SANDBOX_SETTLE_MS: '-1', DATABASE_PATH: tempDb() },
+      env: {
+        ...process.env,
+        PORT: 'abc',
+        SANDBOX_SETTLE_MS: '-1',
+        TRUST_PROXY: 'X-Forwarded-For: yes',
+        DATABASE_PATH: tempDb(),
+      },
     }).catch((err: { code: number; stderr: string }) => err);
     expect((result as { code: number }).code).toBe(1);
     expect((result as { stderr: string }).stderr).toMatch(/PORT must be an integer/);
     expect((result as { stderr: string }).stderr).toMatch(/SANDBOX_SETTLE_MS must be an integer/);
+    expect((result as { stderr: string }).stderr).toMatch(/TRUST_PROXY must be a header name/);
   });
 
   it('a database path it cannot use stops it with a clear message naming the path', async () => {

@@ -127,8 +127,12 @@ describe('the specification, section 4 rules and section 7 status codes', () => 
 
   it('rule 1: a payout the Main Balance cannot fund is 403 insufficient_balance', () => {
     expect(item(rules, 1)).toMatch(/Main Balance is insufficient, the response is 403 Forbidden/);
-    expect(errorExampleCodes('createPayout', '403')).toEqual(['insufficient_balance']);
-    expect(errorExampleCodes('createBulkPayout', '403')).toEqual(['insufficient_balance']);
+    // Beside it, the key-role refusal of decision 0030.
+    expect(errorExampleCodes('createPayout', '403')).toEqual(['insufficient_balance', 'permission_denied']);
+    expect(errorExampleCodes('createBulkPayout', '403')).toEqual([
+      'insufficient_balance',
+      'permission_denied',
+    ]);
   });
 
   it('rule 2: every operation with a request body answers 400 with missing_field', () => {

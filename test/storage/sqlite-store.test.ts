@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { apiPermissionValues } from '../../generated/openapi.js';
 import { createAccount } from '../../server/domain/accounts.js';
 import { ApiError, fromStorage } from '../../server/domain/errors.js';
 import { newId } from '../../server/domain/ids.js';
@@ -162,6 +163,8 @@ describe.each([
       keyId: 'key_x',
       walletId: 'wal_x',
       defaultCurrency: 'XAF',
+      role: 'full' as const,
+      permissions: apiPermissionValues,
     };
     const row = { service_id: 'svc_missing' } as Parameters<typeof insertPayment.run>[1]['row'];
     const refused = await store.run(insertPayment, { caller, row }).catch((error: unknown) => error);
@@ -194,6 +197,8 @@ describe.each([
       keyId: 'key_x',
       walletId: String(wallet),
       defaultCurrency: 'XAF',
+      role: 'full' as const,
+      permissions: apiPermissionValues,
     };
     for (let i = 0; i < n; i += 1) {
       await opened.store.run(insertPayment, {

@@ -62,6 +62,7 @@ trait Operations
      * @return Model\Payment
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -87,6 +88,7 @@ trait Operations
      * @return Model\Payment
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -115,6 +117,7 @@ trait Operations
      * @return Model\Payment
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -188,7 +191,7 @@ trait Operations
      * @return Model\Payout
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
-     * @throws Exception\PermissionException 403 (insufficient_balance)
+     * @throws Exception\PermissionException 403 (insufficient_balance, permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -216,7 +219,7 @@ trait Operations
      * @return Model\BulkPayout
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
-     * @throws Exception\PermissionException 403 (insufficient_balance)
+     * @throws Exception\PermissionException 403 (insufficient_balance, permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -266,7 +269,7 @@ trait Operations
      * @return Model\Payout
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
-     * @throws Exception\PermissionException 403 (insufficient_balance)
+     * @throws Exception\PermissionException 403 (insufficient_balance, permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ConflictException 409 (payment_not_refundable, idempotency_key_reused)
      * @throws Exception\ApiException 413
@@ -314,6 +317,7 @@ trait Operations
      * @return Model\Topup
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -444,6 +448,7 @@ trait Operations
      * @return Model\Service
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -489,6 +494,7 @@ trait Operations
      * @return Model\Service
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ConflictException 409 (service_deleted)
      * @throws Exception\ApiException 413
@@ -514,6 +520,7 @@ trait Operations
      * @return Model\Service
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
@@ -561,6 +568,7 @@ trait Operations
      * @return Model\WebhookEndpointWithSecret
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\ConflictException 409 (too_many_webhook_endpoints, secret_not_replayed, idempotency_key_reused)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -605,6 +613,7 @@ trait Operations
      * @return Model\WebhookEndpoint
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -627,6 +636,7 @@ trait Operations
      * @return Model\Deleted
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
@@ -654,6 +664,7 @@ trait Operations
      * @return Model\WebhookEndpointWithSecret
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
@@ -741,6 +752,7 @@ trait Operations
      * @return Page<Model\Delivery> One page; `autoPagingIterator()` walks every page after it.
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
@@ -785,6 +797,7 @@ trait Operations
      * @return Page<Model\ApiKey> One page; `autoPagingIterator()` walks every page after it.
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (permission_denied)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -793,6 +806,36 @@ trait Operations
     public function listApiKeys(array $query = []): Page
     {
         return $this->page('GET', '/api-keys', $query, Model\ApiKey::fromArray(...));
+    }
+
+    /**
+     * Create a key: `POST /api-keys`.
+     *
+     * Creates a new secret key of the caller's mode with the role you choose: `full` (every
+     * operation), `collect` (payments and reading; no payouts, refunds, top-ups, services,
+     * webhooks or keys) or `read_only` (reading only). Give each system the least it needs: a till
+     * or a checkout server a `collect` key, a reporting job a `read_only` key. The key is shown
+     * only in this response; a retry with the same `Idempotency-Key` is answered `409
+     * secret_not_replayed`. A mode has at most two working `full` keys and ten working keys of
+     * each restricted role (`409 too_many_active_keys`).
+     *
+     * @param array<string, mixed> $body The JSON body (ApiKeyCreate): `role`.
+     * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
+     * @return Model\ApiKeyCreation
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\PermissionException 403 (key_not_active, permission_denied)
+     * @throws Exception\ConflictException 409 (too_many_active_keys, last_active_key, secret_not_replayed, idempotency_key_reused)
+     * @throws Exception\ApiException 413
+     * @throws Exception\ApiException 415
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function createApiKey(array $body, ?string $idempotencyKey = null): Model\ApiKeyCreation
+    {
+        return Model\ApiKeyCreation::fromArray($this->data($this->send('POST', '/api-keys', [], $body, $idempotencyKey)));
     }
 
     /**
@@ -814,7 +857,7 @@ trait Operations
      * @return Model\ApiKeyRotation
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
-     * @throws Exception\PermissionException 403 (key_not_active)
+     * @throws Exception\PermissionException 403 (key_not_active, permission_denied)
      * @throws Exception\ConflictException 409 (too_many_active_keys, last_active_key, secret_not_replayed, idempotency_key_reused)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
@@ -843,7 +886,7 @@ trait Operations
      * @return Model\ApiKey
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
-     * @throws Exception\PermissionException 403 (key_not_active)
+     * @throws Exception\PermissionException 403 (key_not_active, permission_denied)
      * @throws Exception\NotFoundException 404 (resource_not_found)
      * @throws Exception\ConflictException 409 (too_many_active_keys, last_active_key, secret_not_replayed, idempotency_key_reused)
      * @throws Exception\RateLimitException 429

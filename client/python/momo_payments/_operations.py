@@ -12,6 +12,8 @@ from typing import Literal, cast
 from ._transport import ApiResponse, Transport
 from .models import (
     ApiKey,
+    ApiKeyCreate,
+    ApiKeyCreationResponseData,
     ApiKeyId,
     ApiKeyListResponseData,
     ApiKeyRotate,
@@ -494,6 +496,19 @@ class Operations:
         """
         return cast("Iterator[ApiKey]", self._transport.paginate("GET", "/api-keys", query={"limit": limit}))
 
+    def create_api_key(self, body: ApiKeyCreate, *, idempotency_key: str | None = None) -> ApiKeyCreationResponseData:
+        """Create a key (`POST /api-keys`).
+
+        Creates a new secret key of the caller's mode with the role you choose: `full` (every
+        operation), `collect` (payments and reading; no payouts, refunds, top-ups, services,
+        webhooks or keys) or `read_only` (reading only). Give each system the least it needs: a
+        till or a checkout server a `collect` key, a reporting job a `read_only` key. The key is
+        shown only in this response; a retry with the same `Idempotency-Key` is answered `409
+        secret_not_replayed`. A mode has at most two working `full` keys and ten working keys of
+        each restricted role (`409 too_many_active_keys`).
+        """
+        return cast("ApiKeyCreationResponseData", self._transport.request("POST", "/api-keys", body=body, idempotency_key=idempotency_key).data)
+
     def rotate_api_key(self, body: ApiKeyRotate | None = None, *, idempotency_key: str | None = None) -> ApiKeyRotationResponseData:
         """Rotate the secret key (`POST /api-keys/rotate`).
 
@@ -670,6 +685,10 @@ class OperationsWithResponse:
     def list_api_keys(self, *, limit: int | None = None, cursor: Cursor | None = None) -> ApiResponse[ApiKeyListResponseData]:
         """`GET /api-keys`, answered with its status, headers and request id."""
         return cast("ApiResponse[ApiKeyListResponseData]", self._transport.request("GET", "/api-keys", query={"limit": limit, "cursor": cursor}))
+
+    def create_api_key(self, body: ApiKeyCreate, *, idempotency_key: str | None = None) -> ApiResponse[ApiKeyCreationResponseData]:
+        """`POST /api-keys`, answered with its status, headers and request id."""
+        return cast("ApiResponse[ApiKeyCreationResponseData]", self._transport.request("POST", "/api-keys", body=body, idempotency_key=idempotency_key))
 
     def rotate_api_key(self, body: ApiKeyRotate | None = None, *, idempotency_key: str | None = None) -> ApiResponse[ApiKeyRotationResponseData]:
         """`POST /api-keys/rotate`, answered with its status, headers and request id."""

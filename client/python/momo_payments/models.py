@@ -144,9 +144,24 @@ EVENT_NAME_VALUES: tuple[EventName, ...] = ("payment.completed", "payment.failed
 WebhookUrl: TypeAlias = str
 """An `http` or `https` URL; in live mode it must be public."""
 
-ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"]
+ApiKeyRole: TypeAlias = Literal["full", "collect", "read_only"]
+"""What a key may do, chosen when it is created: `full`, every operation; `collect`,
+`read` and `payments:write`; `read_only`, `read`. Keys created before roles existed are
+`full`.
+"""
+API_KEY_ROLE_VALUES: tuple[ApiKeyRole, ...] = ("full", "collect", "read_only")
+
+ApiPermission: TypeAlias = Literal["read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage"]
+"""A permission an operation needs (its `x-permission`) and a key's role grants: `read`
+(every GET but the keys'), `payments:write`, `payouts:write`, `refunds:write`,
+`topups:write`, `services:write`, `webhooks:write` (endpoints and resending events),
+`keys:manage` (listing, creating, rotating and revoking keys).
+"""
+API_PERMISSION_VALUES: tuple[ApiPermission, ...] = ("read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage")
+
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
-ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested")
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested")
 
 class _PaymentCreateRequired(TypedDict):
     amount: Amount
@@ -706,6 +721,9 @@ class ApiKey(TypedDict):
     """A secret key, described without the key itself."""
     id: ApiKeyId
     mode: Mode
+    role: ApiKeyRole
+    # The permissions the role grants.
+    permissions: list[ApiPermission]
     # The last four characters of the key.
     last4: str
     # `active`; `expiring` during a rotation grace period; `revoked` once retired.
@@ -735,6 +753,22 @@ class ApiKeyRotate(TypedDict, total=False):
     """How long the key being replaced keeps working."""
     # 0 (the default) retires the old key at once; at most 7 days.
     grace_period_seconds: int
+
+
+class ApiKeyCreate(TypedDict):
+    """The role of the new key."""
+    role: ApiKeyRole
+
+
+class ApiKeyCreationResponseData(TypedDict):
+    # The new secret key. It is shown only here.
+    secret_key: str
+    api_key: ApiKey
+
+
+class ApiKeyCreationResponse(TypedDict):
+    status: SuccessStatus
+    data: ApiKeyCreationResponseData
 
 
 class ApiKeyRotationResponseData(TypedDict):
@@ -773,12 +807,16 @@ class DeletedResponse(TypedDict):
     data: DeletedResponseData
 
 
-class ErrorResponseErrorDetailsItem(TypedDict):
+class _ErrorResponseErrorDetailsItemRequired(TypedDict):
     # The field or parameter at fault.
     param: str
     code: ErrorCode
     # What is wrong with it.
     message: str
+
+
+class ErrorResponseErrorDetailsItem(_ErrorResponseErrorDetailsItemRequired, total=False):
+    permission: ApiPermission
 
 
 class _ErrorResponseErrorRequired(TypedDict):
@@ -909,6 +947,12 @@ __all__ = [
     "ApiKeyListResponse",
     "ApiKeyResponse",
     "ApiKeyRotate",
+    "ApiKeyRole",
+    "API_KEY_ROLE_VALUES",
+    "ApiPermission",
+    "API_PERMISSION_VALUES",
+    "ApiKeyCreate",
+    "ApiKeyCreationResponse",
     "ApiKeyRotationResponse",
     "HealthResponse",
     "DeletedResponse",

@@ -1,10 +1,18 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/context.js';
 import { acceptLink, findLink, signIn, signOut, signOutEverywhere } from '../../domain/dashboard-users.js';
+import { clientAddress } from '../../http/client-address.js';
 import { csrfTokenFor } from '../csrf.js';
 import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
 import { linkInvalidPage, setPasswordPage, signInPage } from '../views/auth.js';
 import { bodyOf, sendHtml } from './context.js';
+
+/** How a refused sign-in answers. */
+const refusals = {
+  invalid: { status: 401, message: 'The email or the password is wrong.' },
+  locked: { status: 429, message: 'Too many failed attempts. Wait 15 minutes before trying again.' },
+  busy: { status: 503, message: 'Too many sign-ins at once. Try again in a moment.' },
+} as const;
 
 /** Signing in and out, and the one-time links that set a first password. */
 export function authRoutes(deps: Deps): Router {
@@ -23,22 +31,12 @@ export function authRoutes(deps: Deps): Router {
     const result = await signIn(deps, {
       email,
       password: body.password ?? '',
-      client: req.socket.remoteAddress ?? 'unknown',
+      client: clientAddress(req, deps.config.trustProxy),
     });
     if (!result.ok) {
-      const locked = result.reason === 'locked';
-      return sendHtml(
-        res,
-        locked ? 429 : 401,
-        signInPage(
-          nonce(res),
-          csrfTokenFor(deps, req, res),
-          locked
-            ? 'Too many failed attempts. Wait 15 minutes before trying again.'
-            : 'The email or the password is wrong.',
-          email,
-        ),
-      );
+      const { status, message } = refusals[result.reason];
+      if (result.reason === 'busy') res.setHeader('Retry-After', '1');
+      return sendHtml(res, status, signInPage(nonce(res), csrfTokenFor(deps, req, res), message, email));
     }
     req.context.dashboardUserId = result.user.id;
     clearCookie(deps, req, res, preSessionCookie);

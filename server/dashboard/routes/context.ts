@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Deps } from '../../domain/context.js';
 import { callerFor, notAllowed, setFlash } from '../../domain/dashboard-users.js';
 import { ApiError } from '../../domain/errors.js';
-import type { Mode } from '../../storage/rows.js';
+import type { DashboardRole, Mode } from '../../storage/rows.js';
 import { can, type Permission } from '../auth.js';
 import { type Html, html } from '../html.js';
 import { type PageContext, page, plainPage } from '../views/layout.js';
@@ -111,6 +111,13 @@ export function requirePermission(req: Request, permission: Permission): void {
   if (!user || !can(user.role, permission)) {
     throw notAllowed(`Your role (${user?.role ?? 'none'}) does not allow this. Ask an owner.`);
   }
+}
+
+/** The signed-in user's dashboard role. */
+export function roleOf(req: Request): DashboardRole {
+  const user = req.dashboard?.user;
+  if (!user) throw new Error('signed-in page reached without a session');
+  return user.role;
 }
 
 /**

@@ -9,6 +9,7 @@ import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
+import { amountField } from '../input.js';
 import { base } from '../views/layout.js';
 import {
   overviewView,
@@ -66,12 +67,7 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
     await act(deps, req, res, `${base(mode)}/payments/${id}`, async () => {
       requirePermission(req, 'refund');
       const body = bodyOf(req);
-      const amount = body.amount ? Number(body.amount) : undefined;
-      if (amount !== undefined && (!Number.isSafeInteger(amount) || amount <= 0)) {
-        throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number greater than 0.', {
-          param: 'amount',
-        });
-      }
+      const amount = amountField(body.amount);
       const refund = await createRefund(deps, await callerOf(deps, req, mode), {
         payment_id: id,
         ...(amount !== undefined ? { amount } : {}),

@@ -59,7 +59,6 @@ const sections: Array<[path: string, label: string]> = [
   ['/topups', 'Top-ups'],
   ['/refunds', 'Refunds'],
   ['/webhooks', 'Webhooks'],
-  ['/keys', 'API keys'],
   ['/logs', 'Logs'],
 ];
 
@@ -67,7 +66,12 @@ const sections: Array<[path: string, label: string]> = [
 export function page(ctx: PageContext, title: string, content: Html): string {
   const other: Mode = ctx.mode === 'test' ? 'live' : 'test';
   const current = ctx.section.split('/').slice(0, 2).join('/');
-  const nav = [...sections, ...(can(ctx.user.role, 'users') ? ([['/users', 'Users']] as const) : [])].map(
+  const nav = [
+    ...sections.slice(0, -1),
+    ...(can(ctx.user.role, 'keys') ? ([['/keys', 'API keys']] as const) : []),
+    ...sections.slice(-1),
+    ...(can(ctx.user.role, 'users') ? ([['/users', 'Users']] as const) : []),
+  ].map(
     ([path, label]) =>
       html`<li><a href="${base(ctx.mode)}${path}"${current === path ? raw(' aria-current="page"') : ''}>${label}</a></li>`,
   );

@@ -21,7 +21,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
   const anyAccount = connection.prepare<AccountRow>('SELECT * FROM accounts ORDER BY created_at LIMIT 1');
   const everyAccount = connection.prepare<AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
   const insertKey = connection.prepare(
-    'INSERT INTO api_keys (id, account_id, mode, key_hash, last4, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO api_keys (id, account_id, mode, key_hash, last4, role, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const keyByHash = connection.prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
   const keyById = connection.prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
@@ -82,7 +82,15 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
       return everyAccount.all();
     },
     async insertKey(row: Omit<ApiKeyRow, 'seq' | 'expires_at' | 'revoked_at'>): Promise<void> {
-      await insertKey.run(row.id, row.account_id, row.mode, row.key_hash, row.last4, row.created_at);
+      await insertKey.run(
+        row.id,
+        row.account_id,
+        row.mode,
+        row.key_hash,
+        row.last4,
+        row.role,
+        row.created_at,
+      );
     },
     async keyByHash(hash: Buffer): Promise<ApiKeyRow | undefined> {
       return keyByHash.get(hash);

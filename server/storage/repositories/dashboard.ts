@@ -62,11 +62,14 @@ function access(connection: SqlConnection) {
     'UPDATE dashboard_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL',
   );
   const insertSignIn = connection.prepare(
-    'INSERT INTO dashboard_sign_ins (email, client, succeeded, created_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO dashboard_sign_ins (email, client, succeeded, created_at, attempt_id) VALUES (?, ?, ?, ?, ?)',
+  );
+  const signInSucceeded = connection.prepare(
+    'UPDATE dashboard_sign_ins SET succeeded = 1 WHERE attempt_id = ?',
   );
   const purgeSignIns = connection.prepare('DELETE FROM dashboard_sign_ins WHERE created_at < ?');
-  const failuresByEmail = connection.prepare<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE email = ? AND succeeded = 0 AND created_at >= ?',
+  const failuresByPair = connection.prepare<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE email = ? AND client = ? AND succeeded = 0 AND created_at >= ?',
   );
   const failuresByClient = connection.prepare<{ n: number }>(
     'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE client = ? AND succeeded = 0 AND created_at >= ?',
@@ -119,20 +122,25 @@ function access(connection: SqlConnection) {
     async useLink(tokenHash: Buffer, now: number): Promise<boolean> {
       return (await useLink.run(now, tokenHash)).changes === 1;
     },
-    async recordSignIn(email: string, client: string, succeeded: boolean, now: number): Promise<void> {
-      await insertSignIn.run(email, client, succeeded ? 1 : 0, now);
+    /** A sign-in attempt, recorded as failed until `signInSucceeded` says otherwise. */
+    async recordSignIn(email: string, client: string, attemptId: string, now: number): Promise<void> {
+      await insertSignIn.run(email, client, 0, now, attemptId);
+    },
+    async signInSucceeded(attemptId: string): Promise<void> {
+      await signInSucceeded.run(attemptId);
     },
     async purgeSignIns(before: number): Promise<void> {
       await purgeSignIns.run(before);
     },
+    /** Failed attempts since `since` for this email from this client, and from this client for any email. */
     async recentFailures(
       email: string,
       client: string,
       since: number,
-    ): Promise<{ email: number; client: number }> {
+    ): Promise<{ pair: number; client: number }> {
       return {
-        email: ((await failuresByEmail.get(email, since)) as { n: number }).n,
-        client: ((await failuresByClient.get(client, since)) as { n: number }).n,
+        pair: Number(((await failuresByPair.get(email, client, since)) as { n: number }).n),
+        client: Number(((await failuresByClient.get(client, since)) as { n: number }).n),
       };
     },
   };

@@ -102,6 +102,9 @@ export const dreddTool: Tool = {
         'empty the poor account',
       );
       const extra = await extraFixtures(api, sink.url);
+      // A read-only key of the main account: every write refused with 403 permission_denied.
+      const readOnly = await api.post('/api-keys', { role: 'read_only' });
+      expectSuccess(readOnly, 'create a read-only key');
       const otherWallet = (await new Api(server.apiUrl, testCredentials(other)).get('/balance')).body.data
         .wallet_id;
 
@@ -119,6 +122,7 @@ export const dreddTool: Tool = {
         sinkUrl: sink.url,
         account: testCredentials(server.account),
         rotation: testCredentials(rotation),
+        readOnly: { apiUser: server.account.apiUser, key: readOnly.body.data.secret_key as string },
         poor: { ...testCredentials(poor), paymentId: poorFixtures.paymentId },
         fixtures: { ...fixtures, ...extra, otherWalletId: otherWallet },
         rateLimited: rateLimits ? { apiUrl: limited.apiUrl, ...testCredentials(limited.account) } : null,

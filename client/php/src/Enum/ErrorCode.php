@@ -50,6 +50,7 @@ enum ErrorCode: string
     case ServiceUnavailable = 'service_unavailable';
     case SecretNotReplayed = 'secret_not_replayed';
     case KeyNotActive = 'key_not_active';
+    case PermissionDenied = 'permission_denied';
     case TooManyActiveKeys = 'too_many_active_keys';
     case LastActiveKey = 'last_active_key';
     case InvalidText = 'invalid_text';

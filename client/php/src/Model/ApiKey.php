@@ -16,6 +16,10 @@ final class ApiKey
         public readonly string $id,
         /** @var string `live` for real money, `test` for the sandbox. One of the values of {@see \MomoPayments\Enum\Mode}. */
         public readonly string $mode,
+        /** @var string What a key may do, chosen when it is created: `full`, every operation; `collect`, `read` and `payments:write`; `read_only`, `read`. Keys created before roles existed are `full`. One of the values of {@see \MomoPayments\Enum\ApiKeyRole}. */
+        public readonly string $role,
+        /** @var list<string> The permissions the role grants. */
+        public readonly array $permissions,
         /** @var string The last four characters of the key. */
         public readonly string $last4,
         /** @var string `active`; `expiring` during a rotation grace period; `revoked` once retired. */
@@ -38,6 +42,8 @@ final class ApiKey
         return new self(
             id: $data['id'],
             mode: $data['mode'],
+            role: $data['role'],
+            permissions: $data['permissions'],
             last4: $data['last4'],
             status: $data['status'],
             created_at: $data['created_at'],
