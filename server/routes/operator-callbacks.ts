@@ -2,6 +2,7 @@ import { type RequestHandler, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import { ApiError } from '../domain/errors.js';
 import { operatorCallback } from '../domain/operator-callbacks.js';
+import { clientAddress } from '../http/client-address.js';
 import { createRateLimiter } from '../http/rate-limiter.js';
 
 /** Our ids' shape (server/domain/ids.ts); which kinds a callback may name is the domain's to say. */
@@ -20,7 +21,8 @@ const reference = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a
  * that form was dropped with, and a request whose callback is lost settles by our polling.
  * See docs/decisions/0012-routing-callbacks-sandbox.md.
  *
- * Anyone can call these URLs, so each client address gets OPERATOR_CALLBACK_LIMIT calls per
+ * Anyone can call these URLs, so each client address (behind a proxy, the one `TRUST_PROXY`
+ * names) gets OPERATOR_CALLBACK_LIMIT calls per
  * OPERATOR_CALLBACK_WINDOW_MS (per process, in memory: counting them in the database would cost
  * the write a callback must not cost), then `429 rate_limited` with `Retry-After`; a callback
  * writes nothing and many for one movement ask the operator once at a time
@@ -33,7 +35,7 @@ export function operatorCallbackRoutes(deps: Deps, wake: () => void): Router {
     windowMs: deps.config.operatorCallbackWindowMs,
   });
   router.use((req, _res, next) => {
-    const decision = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    const decision = limiter.take(clientAddress(req, deps.config.trustProxy));
     if (decision.allowed) return next();
     const wait = String(decision.retryAfterSeconds);
     throw new ApiError(429, 'rate_limited', `Too many callbacks from this address; retry after ${wait} s.`, {
