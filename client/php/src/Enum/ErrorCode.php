@@ -56,4 +56,8 @@ enum ErrorCode: string
     case TooManyFailedAuthentications = 'too_many_failed_authentications';
     case HeadersTooLarge = 'headers_too_large';
     case MalformedRequest = 'malformed_request';
+    case InvalidIbanCheckDigits = 'invalid_iban_check_digits';
+    case InvalidRibKey = 'invalid_rib_key';
+    case NothingToBatch = 'nothing_to_batch';
+    case InvalidStatement = 'invalid_statement';
 }
