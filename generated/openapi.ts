@@ -155,8 +155,16 @@ export interface paths {
          * Send a payout
          * @description Sends `amount` from your Main Balance to exactly one recipient: a Mobile Money number
          *     (`recipient_msisdn`) or the wallet of another user of the service
-         *     (`recipient_wallet_id`). A `withdrawal` goes to a Mobile Money number; a `transfer`
-         *     goes to either.
+         *     (`recipient_wallet_id`), or a bank account in the CEMAC zone
+         *     (`recipient_bank_account`). A `withdrawal` goes to a Mobile Money number or a bank
+         *     account; a `transfer` goes to any of them.
+         *
+         *     A bank payout's RIB key and IBAN check digits are verified first (`422
+         *     invalid_rib_key`, `422 invalid_iban_check_digits`, nothing debited). It is debited
+         *     at once and stays `pending` until it is batched into an ISO 20022 pain.001 file
+         *     (`POST /bank-batches`) and the bank's camt.054 statement for that file is uploaded
+         *     (`POST /bank-batches/{id}/statements`): then `success`, or `failed` with the bank's
+         *     reason and its amount returned.
          *
          *     The amount is debited when the payout is accepted; if the balance cannot fund it the
          *     call is refused with `403 insufficient_balance` and nothing moves. A payout to a
@@ -1315,8 +1323,9 @@ export interface components {
          */
         PayoutType: "withdrawal" | "transfer" | "refund";
         /**
-         * @description A payout from your Main Balance to exactly one of `recipient_msisdn` or
-         *     `recipient_wallet_id`. `currency` defaults to your account's default currency.
+         * @description A payout from your Main Balance to exactly one of `recipient_msisdn`,
+         *     `recipient_wallet_id` or `recipient_bank_account`. `currency` defaults to your
+         *     account's default currency (a bank payout is in XAF).
          */
         PayoutCreate: {
             amount: components["schemas"]["Amount"];

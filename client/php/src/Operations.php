@@ -172,10 +172,16 @@ trait Operations
      * Send a payout: `POST /payouts`.
      *
      * Sends `amount` from your Main Balance to exactly one recipient: a Mobile Money number
-     * (`recipient_msisdn`) or the wallet of another user of the service (`recipient_wallet_id`). A
-     * `withdrawal` goes to a Mobile Money number; a `transfer` goes to either. The amount is
-     * debited when the payout is accepted; if the balance cannot fund it the call is refused with
-     * `403 insufficient_balance` and nothing moves. A payout to a number is `pending` until the
+     * (`recipient_msisdn`) or the wallet of another user of the service (`recipient_wallet_id`),
+     * or a bank account in the CEMAC zone (`recipient_bank_account`). A `withdrawal` goes to a
+     * Mobile Money number or a bank account; a `transfer` goes to any of them. A bank payout's RIB
+     * key and IBAN check digits are verified first (`422 invalid_rib_key`, `422
+     * invalid_iban_check_digits`, nothing debited). It is debited at once and stays `pending`
+     * until it is batched into an ISO 20022 pain.001 file (`POST /bank-batches`) and the bank's
+     * camt.054 statement for that file is uploaded (`POST /bank-batches/{id}/statements`): then
+     * `success`, or `failed` with the bank's reason and its amount returned. The amount is debited
+     * when the payout is accepted; if the balance cannot fund it the call is refused with `403
+     * insufficient_balance` and nothing moves. A payout to a number is `pending` until the
      * operator settles it (`payout.completed`) or refuses it (`payout.failed`, and the amount is
      * returned to your balance). A transfer to a wallet is internal and is `success` at once. A
      * payout to a number goes through the operator of the number's network, found by its prefix,

@@ -238,8 +238,9 @@ class _PayoutCreateRequired(TypedDict):
 
 
 class PayoutCreate(_PayoutCreateRequired, total=False):
-    """A payout from your Main Balance to exactly one of `recipient_msisdn` or
-    `recipient_wallet_id`. `currency` defaults to your account's default currency.
+    """A payout from your Main Balance to exactly one of `recipient_msisdn`,
+    `recipient_wallet_id` or `recipient_bank_account`. `currency` defaults to your
+    account's default currency (a bank payout is in XAF).
     """
     currency: Currency
     recipient_msisdn: Msisdn
