@@ -271,6 +271,23 @@ describe('bank batches', () => {
     }
   });
 
+  it('refuses a statement over 1 MiB (413 payload_too_large) and one that is not XML (415)', async () => {
+    const { test } = await server.newAccount();
+    await fund(server, 10_000, test);
+    await bankPayout(1000, sandboxBank.succeeds, test);
+    const batch = (await server.raw('POST', '/bank-batches', { as: test })).body.data;
+    const large = camt054('BIG', []).replace('<Ntfctn>', `<Ntfctn><!--${'x'.repeat(1024 * 1024)}-->`);
+    const tooLarge = await upload(batch.batch_id, large, test);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.code).toBe('payload_too_large');
+    const text = await server.raw('POST', `/bank-batches/${batch.batch_id}/statements`, {
+      as: test,
+      rawBody: camt054('TXT', []),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+  });
+
   it("answers 404 for another account's batch, its file and its statements", async () => {
     const { test } = await server.newAccount();
     await fund(server, 10_000, test);
