@@ -155,8 +155,16 @@ export interface paths {
          * Send a payout
          * @description Sends `amount` from your Main Balance to exactly one recipient: a Mobile Money number
          *     (`recipient_msisdn`) or the wallet of another user of the service
-         *     (`recipient_wallet_id`). A `withdrawal` goes to a Mobile Money number; a `transfer`
-         *     goes to either.
+         *     (`recipient_wallet_id`), or a bank account in the CEMAC zone
+         *     (`recipient_bank_account`). A `withdrawal` goes to a Mobile Money number or a bank
+         *     account; a `transfer` goes to any of them.
+         *
+         *     A bank payout's RIB key and IBAN check digits are verified first (`422
+         *     invalid_rib_key`, `422 invalid_iban_check_digits`, nothing debited). It is debited
+         *     at once and stays `pending` until it is batched into an ISO 20022 pain.001 file
+         *     (`POST /bank-batches`) and the bank's camt.054 statement for that file is uploaded
+         *     (`POST /bank-batches/{id}/statements`): then `success`, or `failed` with the bank's
+         *     reason and its amount returned.
          *
          *     The amount is debited when the payout is accepted; if the balance cannot fund it the
          *     call is refused with `403 insufficient_balance` and nothing moves. A payout to a
@@ -229,6 +237,182 @@ export interface paths {
          * @description Reads one payout (or refund), with its current status.
          */
         get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-batches": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bank batches
+         * @description Lists this account's bank batches in this mode, newest first (at most `limit`).
+         */
+        get: operations["listBankBatches"];
+        put?: never;
+        /**
+         * Batch the pending bank payouts now
+         * @description Collects your pending bank payouts that are in no batch yet (in this mode, in XAF)
+         *     into one batch and produces its ISO 20022 `pain.001.001.03` credit-transfer file at
+         *     once: the batch's `control_sum` and `payout_count` are the file's. The file never
+         *     changes afterwards, and each payout belongs to exactly one batch. The batch worker
+         *     does the same on a schedule (`BANK_BATCH_INTERVAL_MS`); this call is for when you
+         *     want the file now. With no payout waiting the call is refused with
+         *     `422 nothing_to_batch`. The whole flow, with curl, is in the repository's
+         *     docs/bank-payouts.md.
+         */
+        post: operations["createBankBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-batches/{id}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a bank batch
+         * @description One batch, with how many of its payouts are still pending and the statements applied to it.
+         */
+        get: operations["getBankBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-batches/{id}/file": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a batch's pain.001 file
+         * @description The batch's ISO 20022 `pain.001.001.03` customer credit-transfer initiation, as
+         *     produced when the batch was made (the same bytes every time): one `CdtTrfTxInf` per
+         *     payout, whose `EndToEndId` is the payout's `transaction_id`. Hand it to your bank.
+         */
+        get: operations["getBankBatchFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-batches/{id}/statements": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the bank's camt.054 for a batch
+         * @description Applies your bank's ISO 20022 `camt.054.001.02` debit notification (the body, as
+         *     `application/xml`, at most 1 MiB) to the batch's payouts. Each transaction is matched
+         *     to its payout by `EndToEndId`: a booked (`BOOK`) debit of the payout's amount makes it
+         *     `success`; one with return information (`RtrInf`) makes it `failed` with the bank's
+         *     reason (`AC04` → `bank_account_closed`, `BE01` → `bank_name_mismatch`, any other →
+         *     `bank_rejected`), and its amount returns to your balance, once. Events and webhooks
+         *     follow as for every payout.
+         *
+         *     Nothing is applied twice: the answer reports each entry as `applied`,
+         *     `already_applied` (the payout already has this outcome: uploading a statement again
+         *     changes nothing), `conflicting` (the payout already has another outcome, or the
+         *     amount differs), `unknown` (no payout of this batch has that `EndToEndId`),
+         *     `duplicate` (the same `EndToEndId` earlier in the file) or `pending` (not booked yet).
+         *     A body that is not a camt.054 document is refused with `422 invalid_statement`.
+         */
+        post: operations["createBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-batches/{id}/sandbox-statement": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The sandbox bank's camt.054 for a batch
+         * @description Test mode only: the `camt.054.001.02` the sandbox bank sends for this batch, to upload
+         *     with `POST /bank-batches/{id}/statements`. The sandbox bank books every transfer
+         *     except to an account number ending in `1` (returned `AC04`: `bank_account_closed`)
+         *     or `2` (returned `BE01`: `bank_name_mismatch`). In live mode it is `404`.
+         */
+        get: operations["getBankBatchSandboxStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1041,10 +1225,11 @@ export interface components {
          * @description Why a payment, top-up or payout failed: `payer_declined` (the customer refused or
          *     could not pay), `recipient_rejected` (the operator refused the recipient),
          *     `operator_timeout` (the operator never answered) or `operator_error`. `null` unless
-         *     failed.
+         *     failed. A bank payout fails with the bank's reason: `bank_account_closed`,
+         *     `bank_name_mismatch` or `bank_rejected`.
          * @enum {string|null}
          */
-        FailureCode: "payer_declined" | "recipient_rejected" | "operator_timeout" | "operator_error" | null;
+        FailureCode: "payer_declined" | "recipient_rejected" | "operator_timeout" | "operator_error" | "bank_account_closed" | "bank_name_mismatch" | "bank_rejected" | null;
         /**
          * @description `initiated` until the customer acts, then `success`, `failed` or `expired`, which are final.
          * @enum {string}
@@ -1148,35 +1333,167 @@ export interface components {
          */
         PayoutType: "withdrawal" | "transfer" | "refund";
         /**
-         * @description A payout from your Main Balance to exactly one of `recipient_msisdn` or
-         *     `recipient_wallet_id`. `currency` defaults to your account's default currency.
+         * @description A payout from your Main Balance to exactly one of `recipient_msisdn`,
+         *     `recipient_wallet_id` or `recipient_bank_account`. `currency` defaults to your
+         *     account's default currency (a bank payout is in XAF).
          */
         PayoutCreate: {
             amount: components["schemas"]["Amount"];
             currency?: components["schemas"]["Currency"];
             recipient_msisdn?: components["schemas"]["Msisdn"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
+            recipient_bank_account?: components["schemas"]["BankAccountRecipient"];
             /**
-             * @description `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+             * @description `withdrawal` (to a Mobile Money number or a bank account) or `transfer` (to a number, a wallet or a bank account).
              * @enum {string}
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
             payment_method?: components["schemas"]["PayoutPaymentMethod"];
-        } & (unknown | unknown);
+        } & (unknown | unknown | unknown);
         /** @description One payout of a bulk payout; the currency is the batch's. */
         BulkPayoutItem: {
             amount: components["schemas"]["Amount"];
             recipient_msisdn?: components["schemas"]["Msisdn"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
+            recipient_bank_account?: components["schemas"]["BankAccountRecipient"];
             /**
-             * @description `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+             * @description `withdrawal` (to a Mobile Money number or a bank account) or `transfer` (to a number, a wallet or a bank account).
              * @enum {string}
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
             payment_method?: components["schemas"]["PayoutPaymentMethod"];
+        } & (unknown | unknown | unknown);
+        /**
+         * @description A bank account in the CEMAC zone (Cameroon, Central African Republic, Chad, Congo,
+         *     Equatorial Guinea, Gabon): its `iban` (27 characters, no spaces: the country, 2 check
+         *     digits, then the 23-character RIB), or its `rib` with the `country`; the account
+         *     holder's full name; and the bank's `bic` when your bank asks for it. The IBAN's check
+         *     digits (ISO 13616, mod 97) and the RIB key are verified before anything is debited:
+         *     `422 invalid_iban_check_digits` or `422 invalid_rib_key` says which is wrong.
+         */
+        BankAccountRecipient: {
+            /**
+             * @description The IBAN, for example `CM2110005000010123456789091`.
+             * @example CM2110005000010123456789091
+             */
+            iban?: string;
+            /**
+             * @description The RIB (bank code 5, branch code 5, account number 11, key 2), without spaces.
+             * @example 10005000010123456789091
+             */
+            rib?: string;
+            /**
+             * @description The country of a `rib`.
+             * @enum {string}
+             */
+            country?: "CM" | "CF" | "TD" | "CG" | "GQ" | "GA";
+            /**
+             * @description The account holder's full name, as the bank knows it.
+             * @example Awa Ngono
+             */
+            holder_name: string;
+            /**
+             * @description The bank's BIC (8 or 11 characters).
+             * @example CCEICMCX
+             */
+            bic?: string;
         } & (unknown | unknown);
+        /**
+         * @description The bank account a payout goes to (a RIB given with its country is shown as its IBAN),
+         *     or `null` for a payout to a number or a wallet.
+         */
+        BankAccount: {
+            /**
+             * @description The IBAN.
+             * @example CM2110005000010123456789091
+             */
+            iban: string;
+            /** @description The account holder's name. */
+            holder_name: string;
+            /** @description The bank's BIC, or `null`. */
+            bic: string | null;
+            /** @description The RIB's bank code (5 characters). */
+            bank_code: string;
+            /** @description The RIB's branch code (5 characters). */
+            branch_code: string;
+            /** @description The RIB's account number (11 characters). */
+            account_number: string;
+        } | null;
+        /**
+         * @description A bank batch's id (the `MsgId` of its file).
+         * @example bb_Q3a8BvYfR2kLmN5pT7wXz9Cd
+         */
+        BankBatchId: string;
+        /** @description Bank payouts gathered into one ISO 20022 pain.001 file. */
+        BankBatch: {
+            batch_id: components["schemas"]["BankBatchId"];
+            currency: components["schemas"]["Currency"];
+            /** @description How many payouts the file holds (its `NbOfTxs`). */
+            payout_count: number;
+            /** @description The sum of their amounts (its `CtrlSum`). */
+            control_sum: number;
+            /** @description How many of its payouts still wait for the bank's outcome. */
+            pending_count: number;
+            /**
+             * @description The file's ISO 20022 message.
+             * @enum {string}
+             */
+            file_format: "pain.001.001.03";
+            mode: components["schemas"]["Mode"];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The statements applied to it, oldest first. */
+            statements: components["schemas"]["BankStatementSummary"][];
+        };
+        /** @description A statement applied to a batch. */
+        BankStatementSummary: {
+            /** @description The statement's `MsgId`. */
+            message_id: string;
+            /** @description How many payouts it settled. */
+            applied: number;
+            received_at: components["schemas"]["Timestamp"];
+        };
+        BankBatchResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["BankBatch"];
+        };
+        BankBatchListResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                items: components["schemas"]["BankBatch"][];
+            };
+        };
+        /** @description What one transaction of a statement did. */
+        BankStatementEntry: {
+            /** @description The entry's `EndToEndId`. */
+            end_to_end_id: string;
+            /**
+             * @description `applied`, `already_applied`, `conflicting`, `unknown`, `duplicate` or `pending`
+             *     (see `POST /bank-batches/{id}/statements`).
+             * @enum {string}
+             */
+            outcome: "applied" | "already_applied" | "conflicting" | "unknown" | "duplicate" | "pending";
+            /** @description The payout it names, or `null` when unknown. */
+            transaction_id: string | null;
+            /**
+             * @description The payout's status after the statement, or `null` when unknown.
+             * @enum {string|null}
+             */
+            payout_status: "pending" | "success" | "failed" | null;
+            failure_code: components["schemas"]["FailureCode"];
+        };
+        BankStatementResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                batch_id: components["schemas"]["BankBatchId"];
+                /** @description The statement's `MsgId`. */
+                message_id: string;
+                /** @description How many payouts this upload settled. */
+                applied: number;
+                entries: components["schemas"]["BankStatementEntry"][];
+            };
+        };
         /** @description Up to 100 payouts in one currency, accepted all together or not at all. */
         BulkPayoutCreate: {
             currency?: components["schemas"]["Currency"];
@@ -1199,6 +1516,9 @@ export interface components {
             recipient_msisdn: string | null;
             /** @description The receiving wallet, or `null` for a payout to a number. */
             recipient_wallet_id: string | null;
+            recipient_bank_account: components["schemas"]["BankAccount"];
+            /** @description The bank batch (pain.001 file) this bank payout is in, or `null` until it is batched (and for every other payout). */
+            bank_batch_id: string | null;
             /**
              * @description The operator a payout to a number goes through, or `null` (wallet transfers, and payouts whose number no listed network holds in the sandbox).
              * @enum {string|null}
@@ -1722,7 +2042,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "permission_denied" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "permission_denied" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested" | "invalid_iban_check_digits" | "invalid_rib_key" | "nothing_to_batch" | "invalid_statement";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1965,7 +2285,8 @@ export interface components {
         };
         /**
          * @description The recipient wallet does not exist in this mode, or is your own, or (live mode) no
-         *     connected operator serves the recipient's number.
+         *     connected operator serves the recipient's number (or no bank is connected, for a bank
+         *     account), or a bank account's IBAN check digits or RIB key are wrong.
          */
         RecipientUnusable: {
             headers: {
@@ -2148,6 +2469,8 @@ export interface components {
         CreatedLt: string;
         /** @description The payment's `transaction_id`. */
         PaymentIdPath: components["schemas"]["PaymentId"];
+        /** @description The batch's `batch_id`. */
+        BankBatchIdPath: components["schemas"]["BankBatchId"];
         /** @description The payout's `transaction_id`. */
         PayoutIdPath: components["schemas"]["PayoutId"];
         /** @description The top-up's `transaction_id`. */
@@ -2257,6 +2580,15 @@ export type PayoutStatus = components['schemas']['PayoutStatus'];
 export type PayoutType = components['schemas']['PayoutType'];
 export type PayoutCreate = components['schemas']['PayoutCreate'];
 export type BulkPayoutItem = components['schemas']['BulkPayoutItem'];
+export type BankAccountRecipient = components['schemas']['BankAccountRecipient'];
+export type BankAccount = components['schemas']['BankAccount'];
+export type BankBatchId = components['schemas']['BankBatchId'];
+export type BankBatch = components['schemas']['BankBatch'];
+export type BankStatementSummary = components['schemas']['BankStatementSummary'];
+export type BankBatchResponse = components['schemas']['BankBatchResponse'];
+export type BankBatchListResponse = components['schemas']['BankBatchListResponse'];
+export type BankStatementEntry = components['schemas']['BankStatementEntry'];
+export type BankStatementResponse = components['schemas']['BankStatementResponse'];
 export type BulkPayoutCreate = components['schemas']['BulkPayoutCreate'];
 export type RefundCreate = components['schemas']['RefundCreate'];
 export type Payout = components['schemas']['Payout'];
@@ -2344,6 +2676,7 @@ export type ParameterCursorParam = components['parameters']['CursorParam'];
 export type ParameterCreatedGte = components['parameters']['CreatedGte'];
 export type ParameterCreatedLt = components['parameters']['CreatedLt'];
 export type ParameterPaymentIdPath = components['parameters']['PaymentIdPath'];
+export type ParameterBankBatchIdPath = components['parameters']['BankBatchIdPath'];
 export type ParameterPayoutIdPath = components['parameters']['PayoutIdPath'];
 export type ParameterTopupIdPath = components['parameters']['TopupIdPath'];
 export type ParameterServiceIdPath = components['parameters']['ServiceIdPath'];
@@ -2772,6 +3105,293 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBankBatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+                /**
+                 * @description How many items to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest batches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBankBatch: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: {
+                /**
+                 * @description A unique key (a UUID is ideal) that makes retrying this `POST` safe: the same key
+                 *     and body within 24 hours replays the first response and moves no money again.
+                 * @example 5f1c0a52-3bd3-4a5e-9d0b-7c0a8e9f3e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, its file produced. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
+            /** @description No bank payout waits for a batch. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankBatch: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankBatchFile: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pain.001 file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBankStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: {
+                /**
+                 * @description A unique key (a UUID is ideal) that makes retrying this `POST` safe: the same key
+                 *     and body within 24 hours replays the first response and moves no money again.
+                 * @example 5f1c0a52-3bd3-4a5e-9d0b-7c0a8e9f3e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description What each entry of the statement did. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatementResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is not a camt.054.001.02 document. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankBatchSandboxStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` states that you expect the sandbox. Accepted with a test key (the key already
+                 *     decides the mode); refused with `400 live_key_in_test_mode` with a live key.
+                 * @example true
+                 */
+                test?: components["parameters"]["TestMode"];
+            };
+            header?: never;
+            path: {
+                /** @description The batch's `batch_id`. */
+                id: components["parameters"]["BankBatchIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox bank's camt.054 document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestIdHeader"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4252,6 +4872,9 @@ export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const payoutTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutType"]> = ["withdrawal", "transfer", "refund"];
 export const payoutCreatePayout_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutCreate"]["payout_type"]> = ["withdrawal", "transfer"];
 export const bulkPayoutItemPayout_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkPayoutItem"]["payout_type"]> = ["withdrawal", "transfer"];
+export const bankAccountRecipientCountryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankAccountRecipient"]["country"]> = ["CM", "CF", "TD", "CG", "GQ", "GA"];
+export const bankBatchFile_formatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankBatch"]["file_format"]> = ["pain.001.001.03"];
+export const bankStatementEntryOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankStatementEntry"]["outcome"]> = ["applied", "already_applied", "conflicting", "unknown", "duplicate", "pending"];
 export const balanceTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BalanceTransactionType"]> = ["payment", "topup", "payout", "payout_reversal", "transfer_in"];
 export const serviceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceStatus"]> = ["active", "inactive", "deleted"];
 export const serviceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceType"]> = ["plugin", "sdk", "website", "mobile_app", "pos", "other"];
@@ -4266,6 +4889,6 @@ export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const apiPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiPermission"]> = ["read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

@@ -11,6 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Json, listOperations, readSpec, resolveRef } from './lib/openapi.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** biome.json's `lineWidth`. */
+const lineWidth = 110;
+
 export const operationErrorsPath = join(root, 'client', 'src', 'operation-errors.ts');
 
 /** The TypeScript source of client/src/operation-errors.ts for `document`. */
@@ -21,7 +24,11 @@ export function renderOperationErrors(document: Json): string {
       .filter(([status]) => /^[45]\d\d$/.test(status))
       .map(([status, response]) => {
         const codes: string[] | undefined = resolveRef(document, response)?.['x-error-codes'];
-        return `      ${status}: ${codes ? `[${codes.map((c) => `'${c}'`).join(', ')}]` : 'null'},`;
+        if (!codes) return `      ${status}: null,`;
+        const line = `      ${status}: [${codes.map((c) => `'${c}'`).join(', ')}],`;
+        // As the formatter writes it (biome.json's line width): one code a line when too long.
+        if (line.length <= lineWidth) return line;
+        return `      ${status}: [\n${codes.map((c) => `        '${c}',\n`).join('')}      ],`;
       });
     if (statuses.length === 0) continue;
     const lines = byPath.get(entry.path) ?? [];

@@ -2,12 +2,13 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { checkoutRoutes } from './checkout/routes.js';
 import { dashboardRoutes } from './dashboard/router.js';
+import { statementMaxBytes } from './domain/bank-batches.js';
 import type { Deps } from './domain/context.js';
 import { authenticateCaller } from './http/authenticate.js';
 import { docsRoutes } from './http/docs.js';
 import { handleErrors } from './http/error-handler.js';
 import { inOrder } from './http/in-order.js';
-import { jsonBody, refuseUnreadBodies } from './http/json-body.js';
+import { jsonBody, refuseUnreadBodies, xmlBody } from './http/json-body.js';
 import { contractValidator } from './http/openapi-validator.js';
 import { OperationRouter } from './http/operation-router.js';
 import { requireKeyPermission } from './http/permissions.js';
@@ -19,6 +20,7 @@ import { metricsRoute, noSniff } from './http/security-headers.js';
 import { noteTextProblems, refuseTextProblems } from './http/text-fields.js';
 import type { Metrics } from './observability/metrics.js';
 import { balanceRoutes } from './routes/balance.js';
+import { bankBatchRoutes } from './routes/bank-batches.js';
 import { healthCheck } from './routes/health.js';
 import { operationRoutes } from './routes/operations.js';
 import { operatorCallbackRoutes } from './routes/operator-callbacks.js';
@@ -93,6 +95,7 @@ function apiRoutes(deps: Deps): Router {
       strictApiRoutes(),
       requireKeyPermission(),
       jsonBody(deps.config.bodyLimitBytes),
+      xmlBody(statementMaxBytes),
       refuseUnreadBodies,
       // Noted, not refused yet: they are answered with every problem the validator finds.
       noteTextProblems,
@@ -113,6 +116,7 @@ export function apiOperations(deps: Deps): OperationRouter {
   operations.get('/healthz', healthCheck(deps));
   paymentRoutes(deps, operations);
   payoutRoutes(deps, operations);
+  bankBatchRoutes(deps, operations);
   topupRoutes(deps, operations);
   balanceRoutes(deps, operations);
   serviceRoutes(deps, operations);

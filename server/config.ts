@@ -23,6 +23,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   sandboxSettleMs: number;
   settlementPollMs: number;
+  /** How often the batch worker gathers waiting bank payouts into pain.001 files. */
+  bankBatchIntervalMs: number;
   paymentExpirySeconds: number;
   payoutTimeoutSeconds: number;
   bodyLimitBytes: number;
@@ -232,6 +234,7 @@ export function loadConfig(env: Env): Config {
     ] as const),
     sandboxSettleMs: int('SANDBOX_SETTLE_MS', 3000, 0, 3_600_000),
     settlementPollMs: int('SETTLEMENT_POLL_MS', 250, 10, 60_000),
+    bankBatchIntervalMs: int('BANK_BATCH_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
     paymentExpirySeconds: int('PAYMENT_EXPIRY_SECONDS', 300, 1, 86_400),
     payoutTimeoutSeconds: int('PAYOUT_TIMEOUT_SECONDS', 300, 1, 86_400),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),

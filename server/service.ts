@@ -11,12 +11,14 @@ import { answerClientErrors } from './http/client-errors.js';
 import { httpServerFor } from './http/http-server.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { createSandboxBank } from './operators/bank/sandbox-bank.js';
 import { liveOperator } from './operators/live-operator.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
 import { openStore } from './storage/open-store.js';
 import type { Mode } from './storage/rows.js';
 import type { ResolveHost } from './webhooks/url-policy.js';
+import { startBankBatchWorker } from './workers/bank-batch-worker.js';
 import type { WakeableWorker, Worker } from './workers/polling-worker.js';
 import { startRetentionWorker } from './workers/retention-worker.js';
 import { startSettlementWorker } from './workers/settlement-worker.js';
@@ -28,6 +30,8 @@ export interface RunningService {
   port: number;
   deps: Deps;
   settlement: WakeableWorker;
+  /** Gathers waiting bank payouts into pain.001 files (server/domain/bank-batches.ts). */
+  bankBatches: Worker;
   /** Deletes expired idempotency records and call logs (server/domain/retention.ts). */
   retention: Worker;
   webhooks: Worker;
@@ -72,6 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
       live: options.operators?.live ?? liveOperator(config, logger, metrics.operatorCalls),
     },
+    banks: { test: createSandboxBank(), live: null },
   };
   const autostart = options.autostartWorkers ?? true;
   const callLog = createCallLog({ store, clock, logger });
@@ -85,6 +90,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const app = buildApp({ deps, logger, metrics, callLog: callLog.middleware, wakeSettlement });
   settlement = startSettlementWorker(deps, logger, { autostart });
   const retention = startRetentionWorker(deps, logger, { autostart });
+  const bankBatches = startBankBatchWorker(deps, logger, { autostart });
   const webhooks = startWebhookWorker(deps, logger, metrics, {
     autostart,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
@@ -112,6 +118,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port,
     deps,
     settlement,
+    bankBatches,
     retention,
     webhooks,
     callLog,
@@ -125,7 +132,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           // would hold the shutdown for ever: after a grace period its connection is cut.
           setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs).unref();
         });
-        await Promise.all([settlement.stop(), retention.stop(), webhooks.stop(), callLog.stop()]);
+        await Promise.all([
+          settlement.stop(),
+          bankBatches.stop(),
+          retention.stop(),
+          webhooks.stop(),
+          callLog.stop(),
+        ]);
         try {
           await store.checkpoint();
         } catch (err) {

@@ -259,6 +259,8 @@ function renderOperation(
   const idempotent = entry.parameters.some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key');
   const requestBody = resolveRef(document, operation.requestBody);
   const bodySchema = requestBody?.content?.['application/json']?.schema;
+  // A document sent as it is (a bank's camt.054 statement): a string, sent as application/xml.
+  const xmlBody = !bodySchema && requestBody?.content?.['application/xml'] !== undefined;
 
   const [status, rawResponse] =
     Object.entries<Json>(operation.responses).find(([code]) => /^2\d\d$/.test(code)) ?? [];
@@ -273,7 +275,7 @@ function renderOperation(
   const args = [`'${httpMethod}'`, pathExpression(path)];
   const call = (extra: string[]) => `$this->send(${[...args, ...extra].join(', ')})`;
   const queryArg = queryParams.length > 0 ? '$query' : '[]';
-  const bodyArg = bodySchema ? '$body' : 'null';
+  const bodyArg = bodySchema ? '$body' : xmlBody ? '$xml' : 'null';
   const keyArg = idempotent ? '$idempotencyKey' : 'null';
   const sendArgs = trimDefaults([queryArg, bodyArg, keyArg]);
 
@@ -308,6 +310,10 @@ function renderOperation(
     const required = requestBody.required === true;
     params.push(required ? 'array $body' : 'array $body = []');
     docParams.push(`@param array<string, mixed> $body ${bodyFields(document, bodySchema)}`);
+  }
+  if (xmlBody) {
+    params.push('string $xml');
+    docParams.push('@param string $xml The XML document, sent as `application/xml`.');
   }
   if (queryParams.length > 0) {
     params.push('array $query = []');

@@ -246,6 +246,10 @@ interface OperationShape {
   /** The type of the success envelope's `data`, or `str` for a text answer. */
   returns: string;
   text: boolean;
+  /** The media type of a text answer. */
+  accept: string | undefined;
+  /** The body is an XML document, sent as it is. */
+  xml: boolean;
   /** The type of one item when the answer is a page of a list. */
   item: string | undefined;
 }
@@ -267,9 +271,13 @@ function operationShape(document: Json, entry: ReturnType<typeof listOperations>
   }
   const idempotent = entry.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
   const requestBody = operation.requestBody ? resolveRef(document, operation.requestBody) : undefined;
+  // A document sent as it is (a bank's camt.054 statement) is a str, sent as application/xml.
+  const xml = requestBody !== undefined && !requestBody.content['application/json'];
   const body = requestBody
     ? {
-        type: types.typeOf(requestBody.content['application/json'].schema, `${pascalCase(name)}Body`),
+        type: xml
+          ? 'str'
+          : types.typeOf(requestBody.content['application/json'].schema, `${pascalCase(name)}Body`),
         required: Boolean(requestBody.required),
       }
     : undefined;
@@ -278,7 +286,10 @@ function operationShape(document: Json, entry: ReturnType<typeof listOperations>
   const content = resolveRef(document, success)?.content ?? {};
   let returns = 'None';
   let item: string | undefined;
-  const text = !content['application/json'] && Object.keys(content).some((type) => type.startsWith('text/'));
+  const textType = Object.keys(content).find(
+    (type) => type.startsWith('text/') || type === 'application/xml',
+  );
+  const text = !content['application/json'] && textType !== undefined;
   if (text) returns = 'str';
   else if (content['application/json']) {
     const envelope = resolveRef(document, content['application/json'].schema);
@@ -303,6 +314,8 @@ function operationShape(document: Json, entry: ReturnType<typeof listOperations>
     idempotent,
     returns,
     text,
+    accept: textType,
+    xml,
     item,
   };
 }
@@ -331,7 +344,9 @@ function callArguments(op: OperationShape, { paging }: { paging: boolean }): str
   if (paging) return args.join(', ');
   if (op.body) args.push('body=body');
   if (op.idempotent) args.push('idempotency_key=idempotency_key');
-  if (op.text) args.push('text=True');
+  if (op.text)
+    args.push(op.accept === 'text/csv' ? 'text=True' : `text=True, accept=${str(op.accept ?? '')}`);
+  if (op.xml) args.push('xml=True');
   return args.join(', ');
 }
 

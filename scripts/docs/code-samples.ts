@@ -35,9 +35,18 @@ interface RequestExample {
   value: unknown;
 }
 
+/**
+ * The file an XML request body (a bank's camt.054 statement) is sent from, or undefined for
+ * every other operation: the samples send the file as it is, they have no example to inline.
+ */
+function xmlBodyFile(document: Json, entry: OperationEntry): string | undefined {
+  const content = resolveRef(document, entry.operation.requestBody)?.content ?? {};
+  return content['application/xml'] && !content['application/json'] ? 'camt054.xml' : undefined;
+}
+
 function requestExamples(document: Json, entry: OperationEntry): RequestExample[] {
   const body = resolveRef(document, entry.operation.requestBody);
-  if (!body) return [];
+  if (!body || xmlBodyFile(document, entry)) return [];
   const mediaTypes = Object.keys(body.content ?? {});
   const media = body.content?.['application/json'];
   const where = `${entry.method.toUpperCase()} ${entry.path}`;
@@ -141,6 +150,8 @@ export function curlSample(document: Json, entry: OperationEntry): string {
     if (body !== undefined) {
       lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body, null, 2))}`);
     }
+    const file = xmlBodyFile(document, entry);
+    if (file) lines.push(`-H 'Content-Type: application/xml'`, `--data-binary @${file}`);
     return lines.join(' \\\n  ');
   };
   const examples = requestExamples(document, entry);
@@ -195,6 +206,27 @@ export function typescriptSample(document: Json, entry: OperationEntry, clientPa
     const options = init(body);
     return `await client.${method}('${entry.path}'${options ? `, ${typescriptLiteral(options)}` : ''});`;
   };
+  const file = xmlBodyFile(document, entry);
+  if (file) {
+    // The document is read from its file and sent as it is, not serialised as JSON.
+    const options = typescriptLiteral(init(undefined) ?? {}).replace(
+      /\n}$/,
+      `\n  body: xml,\n  bodySerializer: (text: string) => text,\n  headers: { 'Content-Type': 'application/xml' },\n}`,
+    );
+    return [
+      `import { readFileSync } from 'node:fs';`,
+      `import { createPaymentsClient } from '${clientPackage}';`,
+      '',
+      'const client = createPaymentsClient({',
+      `  apiKey: process.env.${apiKeyVariable}!,`,
+      `  apiUser: process.env.${apiUserVariable}!,`,
+      '  sandbox: true,',
+      '});',
+      `const xml = readFileSync('${file}', 'utf8');`,
+      '',
+      `const { data, error } = await client.${method}('${entry.path}', ${options});`,
+    ].join('\n');
+  }
   const setup = [
     `import { createPaymentsClient } from '${clientPackage}';`,
     '',

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import { statementMaxBytes } from '../domain/bank-batches.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError, fromStorage } from '../domain/errors.js';
 import { csrfField, requireCsrfToken } from './csrf.js';
 import { authRoutes } from './routes/auth.js';
+import { bankBatchRoutes } from './routes/bank-batches.js';
 import { renderErrorPage } from './routes/context.js';
 import { keyRoutes } from './routes/keys.js';
 import { logRoutes } from './routes/logs.js';
@@ -45,6 +47,11 @@ const requireSignedIn: RequestHandler = (req, res, next) => {
 export function dashboardRoutes(deps: Deps): Router {
   const router = Router({ strict: false });
   router.use(securityHeaders);
+  // A bank statement pasted into its form (routes/bank-batches.ts) is the one large field.
+  router.use(
+    /^\/(test|live)\/bank-batches\/[^/]+\/statements$/,
+    express.urlencoded({ extended: false, limit: statementMaxBytes * 2, parameterLimit: 10 }),
+  );
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }));
   router.use(loadSession(deps));
   router.use(requireSignedIn);
@@ -69,6 +76,7 @@ export function dashboardRoutes(deps: Deps): Router {
     router.use(
       `/${mode}`,
       moneyRoutes(deps, mode),
+      bankBatchRoutes(deps, mode),
       webhookRoutes(deps, mode),
       keyRoutes(deps, mode),
       logRoutes(deps, mode),

@@ -1,7 +1,7 @@
 import type { ApiPermission } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
-import type { MobileMoneyOperator } from '../operators/operator.js';
+import type { BankRail, MobileMoneyOperator } from '../operators/operator.js';
 import type { KeyRole, Mode } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import type { ResolveHost } from '../webhooks/url-policy.js';
@@ -13,6 +13,8 @@ export interface Deps {
   clock: Clock;
   /** The operator adapter of each mode: the sandbox simulator never touches live money. */
   operators: Record<Mode, MobileMoneyOperator>;
+  /** The bank of each mode for bank payouts: the sandbox bank, and none in live until one is connected. */
+  banks: Record<Mode, BankRail | null>;
   config: Config;
   logger: Logger;
   /** How webhook hosts are resolved; tests inject one (default: the system resolver). */

@@ -46,6 +46,7 @@ export type IdPrefix =
   | 'acct'
   | 'key'
   | 'wal'
+  | 'bb'
   | 'btx'
   | 'svc'
   | 'pay'

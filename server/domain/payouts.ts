@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkPayoutCreate, PayoutCreate, RefundCreate } from '../../generated/openapi.js';
+import { checkIban, ibanOf } from '../operators/bank/bank-account.js';
 import { networkOf } from '../operators/number-prefixes.js';
 import type { PayoutQuery } from '../storage/list-filters.js';
 import type { PageRequest } from '../storage/pagination.js';
@@ -21,12 +22,23 @@ import { type Answer, write } from './write.js';
  * routed to (null only where nothing routes: the sandbox), or another account's wallet, looked
  * up in the transaction.
  */
-type Destination = { msisdn: string; method: string | null } | { walletId: string; param: string };
+type Destination =
+  | { msisdn: string; method: string | null }
+  | { walletId: string; param: string }
+  | { bank: BankRecipient };
 
-/** A number's destination or a wallet's, as the transaction found it. */
+/** A bank account checked before its transaction (server/operators/bank/bank-account.ts). */
+interface BankRecipient {
+  iban: string;
+  holderName: string;
+  bic: string | null;
+}
+
+/** A number's destination, a wallet's as the transaction found it, or a bank account. */
 type Recipient =
-  | { msisdn: string; method: string | null; wallet: null }
-  | { msisdn: null; method: null; wallet: WalletRow };
+  | { msisdn: string; method: string | null; wallet: null; bank: null }
+  | { msisdn: null; method: null; wallet: WalletRow; bank: null }
+  | { msisdn: null; method: null; wallet: null; bank: BankRecipient };
 
 /** A payout as planned before its transaction: plain data, so its unit can run on any thread. */
 interface PayoutPlan {
@@ -52,18 +64,24 @@ interface PayoutContext {
 function destinationOf(
   deps: Deps,
   caller: Caller,
-  item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type' | 'payment_method'>,
+  item: Pick<
+    PayoutCreate,
+    'recipient_msisdn' | 'recipient_wallet_id' | 'recipient_bank_account' | 'payout_type' | 'payment_method'
+  >,
   prefix: string,
+  currency: string,
 ): Destination {
-  const hasMsisdn = item.recipient_msisdn !== undefined;
-  const hasWallet = item.recipient_wallet_id !== undefined;
-  if (hasMsisdn === hasWallet) {
+  const kinds = [item.recipient_msisdn, item.recipient_wallet_id, item.recipient_bank_account];
+  if (kinds.filter((kind) => kind !== undefined).length !== 1) {
     throw new ApiError(
       400,
       'invalid_recipient',
-      'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
+      'A payout needs exactly one of recipient_msisdn, recipient_wallet_id or recipient_bank_account.',
       { param: `${prefix}recipient_msisdn` },
     );
+  }
+  if (item.recipient_bank_account !== undefined) {
+    return bankDestination(deps, caller, item.recipient_bank_account, item.payment_method, prefix, currency);
   }
   if (item.recipient_msisdn !== undefined) {
     const method = routeRequest(
@@ -95,9 +113,66 @@ function destinationOf(
   return { walletId: item.recipient_wallet_id as string, param };
 }
 
+type BankAccountInput = NonNullable<PayoutCreate['recipient_bank_account']>;
+
+/**
+ * A bank account whose RIB key and IBAN check digits are right, in XAF (the CEMAC zone's
+ * currency), in a mode that has a bank: refused before anything is recorded otherwise.
+ */
+function bankDestination(
+  deps: Deps,
+  caller: Caller,
+  account: BankAccountInput,
+  paymentMethod: string | undefined,
+  prefix: string,
+  currency: string,
+): Destination {
+  const param = `${prefix}recipient_bank_account`;
+  if (paymentMethod !== undefined) {
+    throw new ApiError(
+      400,
+      'invalid_recipient',
+      'payment_method chooses the operator of a payout to a number; a bank payout has none.',
+      { param: `${prefix}payment_method` },
+    );
+  }
+  if (currency !== 'XAF') {
+    throw new ApiError(400, 'invalid_recipient', 'A payout to a CEMAC bank account is in XAF.', {
+      param: `${prefix}currency`,
+    });
+  }
+  if (!deps.banks[caller.mode]) {
+    throw new ApiError(422, 'unsupported_network', 'No bank is connected in this mode for bank payouts.', {
+      param,
+    });
+  }
+  const given = 'iban' in account && account.iban !== undefined;
+  const iban = given ? (account.iban as string) : ibanOf(account.country as string, account.rib as string);
+  const checked = checkIban(iban);
+  const field = `${param}.${given ? 'iban' : 'rib'}`;
+  if (checked === 'rib_key') {
+    throw new ApiError(
+      422,
+      'invalid_rib_key',
+      `The RIB key (${iban.slice(25)}) does not match the bank code, branch code and account number: one of them is mistyped.`,
+      { param: field },
+    );
+  }
+  if (checked === 'iban_check_digits') {
+    throw new ApiError(
+      422,
+      'invalid_iban_check_digits',
+      `The IBAN's check digits (${iban.slice(2, 4)}) do not match the rest of it (ISO 13616, mod 97).`,
+      { param: field },
+    );
+  }
+  return { bank: { iban: checked.iban, holderName: account.holder_name, bic: account.bic ?? null } };
+}
+
 /** A wallet exists in this mode and is not the caller's own. */
 async function recipientOf(tx: Tx, caller: Caller, destination: Destination): Promise<Recipient> {
-  if ('msisdn' in destination) return { ...destination, wallet: null };
+  if ('msisdn' in destination) return { ...destination, wallet: null, bank: null };
+  if ('bank' in destination) return { msisdn: null, method: null, wallet: null, bank: destination.bank };
   const { walletId, param } = destination;
   const wallet = await tx.accounts.walletById(walletId);
   if (!wallet || wallet.mode !== caller.mode) {
@@ -106,7 +181,7 @@ async function recipientOf(tx: Tx, caller: Caller, destination: Destination): Pr
   if (wallet.account_id === caller.accountId) {
     throw new ApiError(422, 'self_transfer', 'A transfer cannot go to your own wallet.', { param });
   }
-  return { msisdn: null, method: null, wallet };
+  return { msisdn: null, method: null, wallet, bank: null };
 }
 
 interface Movement {
@@ -122,7 +197,7 @@ interface Movement {
 function describe(movement: Movement): string {
   if (movement.payoutType === 'refund')
     return `Refund of ${movement.paymentId} to ${movement.recipient.msisdn}`;
-  const to = movement.recipient.msisdn ?? movement.recipient.wallet?.id;
+  const to = movement.recipient.msisdn ?? movement.recipient.wallet?.id ?? movement.recipient.bank?.iban;
   return `${movement.payoutType === 'withdrawal' ? 'Withdrawal' : 'Transfer'} to ${to}`;
 }
 
@@ -153,6 +228,9 @@ async function executePayout(tx: Tx, context: PayoutContext, movement: Movement)
   });
   if (!debited.ok) throw insufficient(debited.available, movement.amount, movement.currency);
   const internal = movement.recipient.wallet !== null;
+  // A bank payout waits for its batch's statement, never for an operator's status.
+  const operated = !internal && movement.recipient.bank === null;
+  const bank = movement.recipient.bank;
   const payout = await tx.payouts.insert({
     id,
     account_id: caller.accountId,
@@ -163,13 +241,17 @@ async function executePayout(tx: Tx, context: PayoutContext, movement: Movement)
     payout_type: movement.payoutType,
     recipient_msisdn: movement.recipient.msisdn,
     recipient_wallet_id: movement.recipient.wallet?.id ?? null,
+    recipient_iban: bank?.iban ?? null,
+    recipient_name: bank?.holderName ?? null,
+    recipient_bic: bank?.bic ?? null,
+    bank_batch_id: null,
     payment_method: movement.recipient.method,
     payment_id: movement.paymentId,
     bulk_id: movement.bulkId,
     reference: movement.reference,
     failure_code: null,
-    operator_ref: internal ? null : randomUUID(),
-    next_check_at: internal ? null : now,
+    operator_ref: operated ? randomUUID() : null,
+    next_check_at: operated ? now : null,
     expires_at: context.expiresAt,
     created_at: now,
     updated_at: now,
@@ -281,11 +363,12 @@ export async function createPayout(
   input: PayoutCreate,
   answer?: Answer<PayoutRow>,
 ): Promise<PayoutRow> {
+  const currency = input.currency ?? caller.defaultCurrency;
   const plan: PayoutPlan = {
     amount: input.amount,
-    currency: input.currency ?? caller.defaultCurrency,
+    currency,
     payoutType: input.payout_type,
-    destination: destinationOf(deps, caller, input, ''),
+    destination: destinationOf(deps, caller, input, '', currency),
     reference: input.reference ?? null,
   };
   const payout = await write(deps, insertPayout, { context: contextOf(deps, caller), plan }, answer);
@@ -340,7 +423,7 @@ export async function createBulkPayout(
       amount: item.amount,
       currency,
       payoutType: item.payout_type,
-      destination: destinationOf(deps, caller, item, `items[${index}].`),
+      destination: destinationOf(deps, caller, item, `items[${index}].`, currency),
       reference: item.reference ?? null,
     }),
   );
@@ -380,7 +463,12 @@ const insertRefund = defineUnit(
       amount,
       currency: payment.currency,
       payoutType: 'refund',
-      recipient: { msisdn: payment.customer_msisdn, method: payment.payment_method, wallet: null },
+      recipient: {
+        msisdn: payment.customer_msisdn,
+        method: payment.payment_method,
+        wallet: null,
+        bank: null,
+      },
       reference: a.input.reference ?? null,
       paymentId: payment.id,
       bulkId: null,

@@ -177,13 +177,22 @@ export function jsonBody(limitBytes: number): RequestHandler {
 }
 
 /**
+ * Reads an XML body (a bank's camt.054 statement, POST /bank-batches/{id}/statements) as text
+ * up to `limitBytes`, refusing invalid UTF-8; what it says is read by the domain, the only
+ * operation that takes one. Every other body is left to the JSON parser's refusals.
+ */
+export function xmlBody(limitBytes: number): RequestHandler {
+  return express.text({ type: ['application/xml', 'text/xml'], limit: limitBytes, verify: utf8Only });
+}
+
+/**
  * A body the JSON parser did not read is refused, never ignored: on operations whose body is
  * optional (`POST /api-keys/rotate`, `POST /events/{id}/resend`) the contract validator lets a
  * body of another type (or of no type) through as if it were absent, so a rotation would drop
  * its `grace_period_seconds` and revoke the old key at once.
  */
 export const refuseUnreadBodies: RequestHandler = (req, _res, next) => {
-  if (req.body !== undefined) return next(); // read as JSON
+  if (req.body !== undefined) return next(); // read as JSON (or as XML, xmlBody)
   const length = req.get('content-length');
   const hasBody = req.get('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
   if (hasBody && !req.is(jsonTypes)) {

@@ -1,4 +1,5 @@
 import type { Creation, Rotation } from '../domain/accounts.js';
+import type { AppliedStatement, BankBatch } from '../domain/bank-batches.js';
 import type { BulkPayout } from '../domain/payouts.js';
 import type { Page } from '../storage/pagination.js';
 import type {
@@ -18,6 +19,7 @@ import { defineRendering } from '../storage/unit.js';
 import { success } from './envelope.js';
 import {
   toApiKey,
+  toBankBatch,
   toDelivery,
   toLog,
   toPage,
@@ -48,6 +50,23 @@ export const bulkPayoutResponse = defineRendering(url, 'bulk-payout', (bulk: Bul
     count: bulk.payouts.length,
     total_amount: bulk.totalAmount,
     items: bulk.payouts.map(toPayout),
+  }),
+);
+export const bankBatchResponse = defineRendering(url, 'bank-batch', (batch: BankBatch | null) =>
+  success(toBankBatch(batch as BankBatch)),
+);
+export const bankStatementResponse = defineRendering(url, 'bank-statement', (applied: AppliedStatement) =>
+  success({
+    batch_id: applied.batchId,
+    message_id: applied.messageId,
+    applied: applied.applied,
+    entries: applied.entries.map((entry) => ({
+      end_to_end_id: entry.endToEndId,
+      outcome: entry.outcome,
+      transaction_id: entry.payout?.id ?? null,
+      payout_status: entry.payout?.status ?? null,
+      failure_code: entry.payout?.failure_code ?? null,
+    })),
   }),
 );
 export const topupResponse = defineRendering(url, 'topup', (row: TopupRow) => success(toTopup(row)));

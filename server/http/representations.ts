@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   BalanceTransaction,
+  BankBatch as BankBatchJson,
   Delivery,
   Event,
   Log,
@@ -12,6 +13,7 @@ import type {
 } from '../../generated/openapi.js';
 import { eventNameValues } from '../../generated/openapi.js';
 import { keyStatus } from '../domain/accounts.js';
+import type { BankBatch } from '../domain/bank-batches.js';
 import { iso } from '../domain/clock.js';
 import { permissionsOf } from '../domain/key-roles.js';
 import type { Page } from '../storage/pagination.js';
@@ -53,6 +55,18 @@ export function toPayment(row: ListedPaymentRow, publicUrl: string): Payment {
   };
 }
 
+function toBankAccount(row: ListedPayoutRow): Payout['recipient_bank_account'] {
+  const iban = row.recipient_iban as string;
+  return {
+    iban,
+    holder_name: row.recipient_name as string,
+    bic: row.recipient_bic,
+    bank_code: iban.slice(4, 9),
+    branch_code: iban.slice(9, 14),
+    account_number: iban.slice(14, 25),
+  };
+}
+
 export function toPayout(row: ListedPayoutRow): Payout {
   return {
     transaction_id: row.id,
@@ -62,6 +76,8 @@ export function toPayout(row: ListedPayoutRow): Payout {
     payout_type: row.payout_type,
     recipient_msisdn: row.recipient_msisdn,
     recipient_wallet_id: row.recipient_wallet_id,
+    recipient_bank_account: row.recipient_iban ? toBankAccount(row) : null,
+    bank_batch_id: row.bank_batch_id,
     payment_method: row.payment_method as Payout['payment_method'],
     payment_id: row.payment_id,
     bulk_id: row.bulk_id,
@@ -185,4 +201,23 @@ export function toApiKey(row: ApiKeyRow, now: number): ApiKey {
 
 export function toPage<A, B>(page: Page<A>, map: (item: A) => B): Page<B> {
   return { items: page.items.map(map), has_more: page.has_more, next_cursor: page.next_cursor };
+}
+
+export function toBankBatch(view: BankBatch): BankBatchJson {
+  const { batch } = view;
+  return {
+    batch_id: batch.id,
+    currency: batch.currency as BankBatchJson['currency'],
+    payout_count: batch.payout_count,
+    control_sum: batch.control_sum,
+    pending_count: view.pendingCount,
+    file_format: 'pain.001.001.03',
+    mode: batch.mode,
+    created_at: iso(batch.created_at),
+    statements: view.statements.map((statement) => ({
+      message_id: statement.message_id,
+      applied: statement.applied,
+      received_at: iso(statement.received_at),
+    })),
+  };
 }

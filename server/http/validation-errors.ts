@@ -76,7 +76,11 @@ const precedence = [
   'invalid_parameter',
 ] as const;
 
-const recipientFields = ['recipient_msisdn', 'recipient_wallet_id'];
+const recipientFields = ['recipient_msisdn', 'recipient_wallet_id', 'recipient_bank_account'];
+/** A bank account's own `oneOf`: its IBAN, or its RIB with its country. */
+const bankAccountFields = ['iban', 'rib', 'country'];
+const isBankAccount = (param: string) =>
+  param === 'recipient_bank_account' || param.endsWith('.recipient_bank_account');
 const childOf = (parent: string, name: string) => (parent ? `${parent}.${name}` : name);
 
 /**
@@ -88,12 +92,18 @@ function mergeRecipientRule(problems: Problem[]): Problem[] {
   const oneOfAt = new Set(problems.filter((p) => p.keyword === 'oneOf').map((p) => p.param));
   if (oneOfAt.size === 0) return problems;
   // The branches' missing fields, looked up by name: a body of many items is not many × many.
-  const branchFields = new Set([...oneOfAt].flatMap((at) => recipientFields.map((f) => childOf(at, f))));
+  const branchFields = new Set(
+    [...oneOfAt].flatMap((at) =>
+      (isBankAccount(at) ? bankAccountFields : recipientFields).map((f) => childOf(at, f)),
+    ),
+  );
   return problems
     .filter((p) => !(p.keyword === 'required' && branchFields.has(p.param)))
-    .map((p) =>
-      p.keyword === 'oneOf' ? { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') } : p,
-    );
+    .map((p) => {
+      if (p.keyword !== 'oneOf') return p;
+      if (isBankAccount(p.param)) return { ...p, keyword: 'bank_account' };
+      return { ...p, keyword: 'recipient', param: childOf(p.param, 'recipient_msisdn') };
+    });
 }
 
 function classify(p: Problem): { code: (typeof precedence)[number]; message: string } {
@@ -109,7 +119,14 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
   if (p.keyword === 'recipient') {
     return {
       code: 'invalid_recipient',
-      message: 'A payout needs exactly one of recipient_msisdn or recipient_wallet_id.',
+      message:
+        'A payout needs exactly one of recipient_msisdn, recipient_wallet_id or recipient_bank_account.',
+    };
+  }
+  if (p.keyword === 'bank_account') {
+    return {
+      code: 'invalid_recipient',
+      message: 'A bank account is given by its iban, or by its rib with its country (not both).',
     };
   }
   if (p.keyword === 'required') {

@@ -1,3 +1,5 @@
+import type { Debtor } from './bank/pain001.js';
+
 /**
  * The one interface between the service and a Mobile Money operator (MTN MoMo, Orange Money),
  * shaped after the MTN MoMo Open API: we choose the reference of each request (its
@@ -83,4 +85,33 @@ export interface MobileMoneyOperator {
    * operator). Returns the payment method that will serve it, or null when none does.
    */
   route?(msisdn: string, paymentMethod?: string | null): PaymentMethod | null;
+}
+
+/** A bank transfer of a batch, as the bank sees it. */
+export interface BankTransfer {
+  /** The payout's id: the transfer's `EndToEndId`. */
+  endToEndId: string;
+  amount: number;
+  currency: string;
+  iban: string;
+}
+
+/**
+ * The other rail: a bank that takes transfers in batches (an ISO 20022 pain.001 file each) and
+ * reports their outcomes in statements (camt.054), matched back by end-to-end id
+ * (docs/decisions/0039-bank-payouts-in-files.md). Like a Mobile Money operator it is chosen
+ * per mode: the sandbox bank in test mode, and in live mode none until a bank is connected
+ * (bank payouts are then refused with `unsupported_network`, nothing debited).
+ */
+export interface BankRail {
+  /** The account every transfer is paid from: the debtor of each file. */
+  readonly debtor: Debtor;
+  /**
+   * Hands a batch's file to the bank. A bank that takes files by hand (the merchant downloads
+   * and uploads them) accepts at once; a bank with an API would send it here, and a failure
+   * leaves the batch for the merchant to carry.
+   */
+  submit(batch: { id: string; file: string }): Promise<SendOutcome>;
+  /** The sandbox bank only: the camt.054 it sends back for a batch of transfers. */
+  statementFor?(batch: { id: string; createdAt: number; transfers: BankTransfer[] }): string;
 }

@@ -136,6 +136,12 @@ export interface PayoutRow {
   payout_type: 'withdrawal' | 'transfer' | 'refund';
   recipient_msisdn: string | null;
   recipient_wallet_id: string | null;
+  /** A bank payout's account (server/operators/bank/bank-account.ts), its holder and bank. */
+  recipient_iban: string | null;
+  recipient_name: string | null;
+  recipient_bic: string | null;
+  /** The batch (one pain.001 file) a bank payout is in, once batched. */
+  bank_batch_id: string | null;
   /** The operator a payout to a number was routed to; null for wallet transfers (and old rows). */
   payment_method: string | null;
   payment_id: string | null;
@@ -157,6 +163,10 @@ export const listedPayoutColumns = listedColumns<PayoutRow>()(
   'payout_type',
   'recipient_msisdn',
   'recipient_wallet_id',
+  'recipient_iban',
+  'recipient_name',
+  'recipient_bic',
+  'bank_batch_id',
   'payment_method',
   'payment_id',
   'bulk_id',
@@ -166,6 +176,28 @@ export const listedPayoutColumns = listedColumns<PayoutRow>()(
 );
 /** A payout as a list reads it. */
 export type ListedPayoutRow = Pick<PayoutRow, (typeof listedPayoutColumns)[number]>;
+
+/** Bank payouts gathered into one ISO 20022 pain.001 file, produced once. */
+export interface BankBatchRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  mode: Mode;
+  currency: string;
+  payout_count: number;
+  control_sum: number;
+  file: string;
+  created_at: number;
+}
+
+/** A bank statement applied to a batch, once by its MsgId. */
+export interface BankStatementRow {
+  seq: number;
+  batch_id: string;
+  message_id: string;
+  applied: number;
+  received_at: number;
+}
 
 export interface TopupRow {
   seq: number;

@@ -245,7 +245,11 @@ describe('operationError', () => {
     }
     if (failure?.documented && failure.status === 422) {
       expectTypeOf(failure.code).toEqualTypeOf<
-        'wallet_not_found' | 'self_transfer' | 'unsupported_network'
+        | 'wallet_not_found'
+        | 'self_transfer'
+        | 'unsupported_network'
+        | 'invalid_iban_check_digits'
+        | 'invalid_rib_key'
       >();
     }
     if (failure?.documented && failure.status === 400) {

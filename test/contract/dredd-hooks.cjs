@@ -89,8 +89,28 @@ async function send(method, path, credentials, body, idempotencyKey) {
   return JSON.parse(text);
 }
 
+/**
+ * Bank batches need a batch made from waiting bank payouts, and their statements an XML body
+ * dredd cannot build from the contract: test/bank/bank-payouts.test.ts drives every one of
+ * their statuses on both engines instead (and the fuzz tool sends them generated requests).
+ */
+const bankBatchOperations = new Set([
+  'createBankBatch',
+  'listBankBatches',
+  'getBankBatch',
+  'getBankBatchFile',
+  'createBankStatement',
+  'getBankBatchSandboxStatement',
+]);
+
 async function craft(transaction) {
   const op = transaction.origin.actionName;
+  if (bankBatchOperations.has(op)) {
+    return skip(
+      transaction,
+      'bank batches: proven by test/bank/bank-payouts.test.ts (a batch and XML bodies)',
+    );
+  }
   const status = Number(transaction.expected.statusCode);
   const method = transaction.request.method;
   const [rawPath, rawQuery = ''] = transaction.fullPath.replace(/^\/v1/, '').split('?');

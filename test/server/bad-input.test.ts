@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../server/domain/ids.js';
+import { camt054 } from '../bank/iso20022.js';
 import { allRows } from '../support/database.js';
 import { expectApiError } from '../support/error-envelope.js';
-import { sandbox } from '../support/fixtures.js';
+import { sandbox, sandboxBank } from '../support/fixtures.js';
 import {
   type ApiResponse,
   type Credentials,
@@ -135,6 +136,14 @@ function validQueryValue(name: string, schema: Json): string {
   throw new Error(`No valid value known for the required query parameter ${name}: add one to this test`);
 }
 
+/**
+ * The body of an operation that takes XML rather than JSON, valid, so each test breaks one
+ * other thing: a bank statement naming no payout (what it would apply is not this file's test).
+ */
+const validXmlBodies: Record<string, () => string> = {
+  createBankStatement: () => camt054('BAD-INPUT-1', []),
+};
+
 function bodySchemaOf(op: Operation): Json | undefined {
   const body = op.operation.requestBody ? resolve(op.operation.requestBody) : undefined;
   const schema = body?.content?.['application/json']?.schema;
@@ -158,7 +167,7 @@ let server: TestServer;
 let stranger: Credentials;
 /** An account of its own for key rotation, so a rotation that wrongly went through breaks nothing else. */
 let rotator: { test: Credentials; live: Credentials };
-/** Real ids by prefix (`pay`, `po`, `tu`, `svc`, `we`, `evt`), so path parameters are valid. */
+/** Real ids by prefix (`pay`, `po`, `tu`, `svc`, `we`, `evt`, `bb`), so path parameters are valid. */
 const ids: Record<string, string> = {};
 
 async function created(response: ApiResponse, status: number, what: string) {
@@ -221,6 +230,14 @@ beforeAll(async () => {
     await created(await server.raw('POST', '/payouts', { as, body: payout }), 202, 'payout')
   ).transaction_id;
   await server.settle();
+  const bankPayout = {
+    amount: 1000,
+    currency: 'XAF',
+    recipient_bank_account: { iban: sandboxBank.succeeds, holder_name: 'Bad Input' },
+    payout_type: 'withdrawal',
+  };
+  await created(await server.raw('POST', '/payouts', { as, body: bankPayout }), 202, 'bank payout');
+  ids.bb = (await created(await server.raw('POST', '/bank-batches', { as }), 201, 'bank batch')).batch_id;
   ids.we = (
     await created(
       await server.raw('POST', '/webhook-endpoints', { as, body: { url: 'http://127.0.0.1:9/hook' } }),
@@ -301,6 +318,7 @@ const validBodies: Record<string, () => Json> = {
   resendEvent: () => ({ endpoint_id: ids.we }),
   rotateWebhookEndpointSecret: () => ({ overlap_seconds: 60 }),
   rotateApiKey: () => ({ grace_period_seconds: 0 }),
+  createApiKey: () => ({ role: 'read_only' }),
 };
 
 function validBodyFor(op: Operation): Json {
@@ -312,7 +330,7 @@ function validBodyFor(op: Operation): Json {
 
 /** Whose data each operation works on. */
 const ownerOf = (op: Operation) =>
-  op.operationId === 'rotateApiKey' || op.operationId === 'revokeApiKey' ? rotator : server;
+  ['rotateApiKey', 'revokeApiKey', 'createApiKey'].includes(op.operationId) ? rotator : server;
 
 /**
  * What a bad request may write: its call-log line and its count in the rate limiter's window.
@@ -348,6 +366,7 @@ describe('the contract', () => {
 
 for (const op of allOperations) {
   const bodySchema = bodySchemaOf(op);
+  const xmlBody = validXmlBodies[op.operationId];
   const pathParameters = op.parameters.filter((p) => p.in === 'path');
   const queryParameters = op.parameters.filter((p) => p.in === 'query');
   const headerParameters = op.parameters.filter((p) => p.in === 'header');
@@ -371,7 +390,12 @@ for (const op of allOperations) {
     return server.raw(op.method.toUpperCase(), path, {
       as: ownerOf(op).test,
       ...(bodySchema && options.rawBody === undefined ? { body: options.body ?? validBodyFor(op) } : {}),
+      ...(xmlBody && options.rawBody === undefined ? { rawBody: xmlBody() } : {}),
       ...rest,
+      headers: {
+        ...(xmlBody && options.rawBody === undefined ? { 'content-type': 'application/xml' } : {}),
+        ...options.headers,
+      },
       query: { ...query, ...(options.query ?? {}) },
     });
   };

@@ -75,6 +75,7 @@ describe('the contract, read as a tool reads it', () => {
       expect(schema.oneOf, name).toEqual([
         { required: ['recipient_msisdn'] },
         { required: ['recipient_wallet_id'] },
+        { required: ['recipient_bank_account'] },
       ]);
       const base = { amount: 100, payout_type: 'transfer' };
       expect(schemaErrors(schema, { ...base, recipient_msisdn: sandbox.mtn.succeeds })).toEqual([]);

@@ -47,6 +47,19 @@ export const sandbox = {
   nexttelFails: '237660000001',
 } as const;
 
+/**
+ * The sandbox bank's accounts (server/operators/bank/sandbox-bank.ts), as CEMAC IBANs whose RIB
+ * key and check digits are right: the account number's last digit decides the statement, 1
+ * closed (AC04), 2 held by someone else (BE01), any other booked.
+ */
+export const sandboxBank = {
+  succeeds: 'CM2110005000010123456789091',
+  /** The same account as a RIB, to give with `country: 'CM'`. */
+  succeedsRib: '10005000010123456789091',
+  closed: 'CM2110005000010123456789188',
+  nameMismatch: 'CM2110005000010123456789285',
+} as const;
+
 export async function createService(server: TestServer, as: Credentials = server.test, name = 'Shop') {
   return ok(await server.apiAs(as).POST('/services', { body: { name } })).data.service_id;
 }

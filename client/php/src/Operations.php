@@ -175,10 +175,16 @@ trait Operations
      * Send a payout: `POST /payouts`.
      *
      * Sends `amount` from your Main Balance to exactly one recipient: a Mobile Money number
-     * (`recipient_msisdn`) or the wallet of another user of the service (`recipient_wallet_id`). A
-     * `withdrawal` goes to a Mobile Money number; a `transfer` goes to either. The amount is
-     * debited when the payout is accepted; if the balance cannot fund it the call is refused with
-     * `403 insufficient_balance` and nothing moves. A payout to a number is `pending` until the
+     * (`recipient_msisdn`) or the wallet of another user of the service (`recipient_wallet_id`),
+     * or a bank account in the CEMAC zone (`recipient_bank_account`). A `withdrawal` goes to a
+     * Mobile Money number or a bank account; a `transfer` goes to any of them. A bank payout's RIB
+     * key and IBAN check digits are verified first (`422 invalid_rib_key`, `422
+     * invalid_iban_check_digits`, nothing debited). It is debited at once and stays `pending`
+     * until it is batched into an ISO 20022 pain.001 file (`POST /bank-batches`) and the bank's
+     * camt.054 statement for that file is uploaded (`POST /bank-batches/{id}/statements`): then
+     * `success`, or `failed` with the bank's reason and its amount returned. The amount is debited
+     * when the payout is accepted; if the balance cannot fund it the call is refused with `403
+     * insufficient_balance` and nothing moves. A payout to a number is `pending` until the
      * operator settles it (`payout.completed`) or refuses it (`payout.failed`, and the amount is
      * returned to your balance). A transfer to a wallet is internal and is `success` at once. A
      * payout to a number goes through the operator of the number's network, found by its prefix,
@@ -186,7 +192,7 @@ trait Operations
      * connected operator serves is refused with `422 unsupported_network` before anything is
      * debited.
      *
-     * @param array<string, mixed> $body The JSON body (PayoutCreate): `amount`, `currency`?, `recipient_msisdn`?, `recipient_wallet_id`?, `payout_type`, `reference`?, `payment_method`?.
+     * @param array<string, mixed> $body The JSON body (PayoutCreate): `amount`, `currency`?, `recipient_msisdn`?, `recipient_wallet_id`?, `recipient_bank_account`?, `payout_type`, `reference`?, `payment_method`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payout
      * @throws Exception\ValidationException 400
@@ -195,7 +201,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, invalid_iban_check_digits, invalid_rib_key)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -223,7 +229,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, invalid_iban_check_digits, invalid_rib_key)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -252,6 +258,154 @@ trait Operations
     public function getPayout(string $id): Model\Payout
     {
         return Model\Payout::fromArray($this->data($this->send('GET', '/payouts/' . rawurlencode($id))));
+    }
+
+    /**
+     * List bank batches: `GET /bank-batches`.
+     *
+     * Lists this account's bank batches in this mode, newest first (at most `limit`).
+     *
+     * @param array<string, scalar> $query Filters and paging: `limit`.
+     * @return Model\BankBatchList
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function listBankBatches(array $query = []): Model\BankBatchList
+    {
+        return Model\BankBatchList::fromArray($this->data($this->send('GET', '/bank-batches', $query)));
+    }
+
+    /**
+     * Batch the pending bank payouts now: `POST /bank-batches`.
+     *
+     * Collects your pending bank payouts that are in no batch yet (in this mode, in XAF) into one
+     * batch and produces its ISO 20022 `pain.001.001.03` credit-transfer file at once: the batch's
+     * `control_sum` and `payout_count` are the file's. The file never changes afterwards, and each
+     * payout belongs to exactly one batch. The batch worker does the same on a schedule
+     * (`BANK_BATCH_INTERVAL_MS`); this call is for when you want the file now. With no payout
+     * waiting the call is refused with `422 nothing_to_batch`. The whole flow, with curl, is in
+     * the repository's docs/bank-payouts.md.
+     *
+     * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
+     * @return Model\BankBatch
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
+     * @throws Exception\ValidationException 422 (nothing_to_batch)
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function createBankBatch(?string $idempotencyKey = null): Model\BankBatch
+    {
+        return Model\BankBatch::fromArray($this->data($this->send('POST', '/bank-batches', [], null, $idempotencyKey)));
+    }
+
+    /**
+     * Read a bank batch: `GET /bank-batches/{id}`.
+     *
+     * One batch, with how many of its payouts are still pending and the statements applied to it.
+     *
+     * @param string $id The batch's `batch_id`.
+     * @return Model\BankBatch
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\NotFoundException 404 (resource_not_found)
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function getBankBatch(string $id): Model\BankBatch
+    {
+        return Model\BankBatch::fromArray($this->data($this->send('GET', '/bank-batches/' . rawurlencode($id))));
+    }
+
+    /**
+     * Download a batch's pain.001 file: `GET /bank-batches/{id}/file`.
+     *
+     * The batch's ISO 20022 `pain.001.001.03` customer credit-transfer initiation, as produced
+     * when the batch was made (the same bytes every time): one `CdtTrfTxInf` per payout, whose
+     * `EndToEndId` is the payout's `transaction_id`. Hand it to your bank.
+     *
+     * @param string $id The batch's `batch_id`.
+     * @return string The application/xml body, as sent.
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\NotFoundException 404 (resource_not_found)
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function getBankBatchFile(string $id): string
+    {
+        return $this->send('GET', '/bank-batches/' . rawurlencode($id) . '/file')->body;
+    }
+
+    /**
+     * Upload the bank's camt.054 for a batch: `POST /bank-batches/{id}/statements`.
+     *
+     * Applies your bank's ISO 20022 `camt.054.001.02` debit notification (the body, as
+     * `application/xml`, at most 1 MiB) to the batch's payouts. Each transaction is matched to its
+     * payout by `EndToEndId`: a booked (`BOOK`) debit of the payout's amount makes it `success`;
+     * one with return information (`RtrInf`) makes it `failed` with the bank's reason (`AC04` →
+     * `bank_account_closed`, `BE01` → `bank_name_mismatch`, any other → `bank_rejected`), and its
+     * amount returns to your balance, once. Events and webhooks follow as for every payout.
+     * Nothing is applied twice: the answer reports each entry as `applied`, `already_applied` (the
+     * payout already has this outcome: uploading a statement again changes nothing), `conflicting`
+     * (the payout already has another outcome, or the amount differs), `unknown` (no payout of
+     * this batch has that `EndToEndId`), `duplicate` (the same `EndToEndId` earlier in the file)
+     * or `pending` (not booked yet). A body that is not a camt.054 document is refused with `422
+     * invalid_statement`.
+     *
+     * @param string $id The batch's `batch_id`.
+     * @param string $xml The XML document, sent as `application/xml`.
+     * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
+     * @return Model\BankStatement
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\NotFoundException 404 (resource_not_found)
+     * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
+     * @throws Exception\ApiException 413
+     * @throws Exception\ApiException 415
+     * @throws Exception\ValidationException 422 (invalid_statement)
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function createBankStatement(string $id, string $xml, ?string $idempotencyKey = null): Model\BankStatement
+    {
+        return Model\BankStatement::fromArray($this->data($this->send('POST', '/bank-batches/' . rawurlencode($id) . '/statements', [], $xml, $idempotencyKey)));
+    }
+
+    /**
+     * The sandbox bank's camt.054 for a batch: `GET /bank-batches/{id}/sandbox-statement`.
+     *
+     * Test mode only: the `camt.054.001.02` the sandbox bank sends for this batch, to upload with
+     * `POST /bank-batches/{id}/statements`. The sandbox bank books every transfer except to an
+     * account number ending in `1` (returned `AC04`: `bank_account_closed`) or `2` (returned
+     * `BE01`: `bank_name_mismatch`). In live mode it is `404`.
+     *
+     * @param string $id The batch's `batch_id`.
+     * @return string The application/xml body, as sent.
+     * @throws Exception\ValidationException 400
+     * @throws Exception\AuthenticationException 401
+     * @throws Exception\NotFoundException 404 (resource_not_found)
+     * @throws Exception\RateLimitException 429
+     * @throws Exception\ServerException 500
+     * @throws Exception\ServerException 503
+     * @throws Exception\ConnectionException when no answer came after the retries
+     */
+    public function getBankBatchSandboxStatement(string $id): string
+    {
+        return $this->send('GET', '/bank-batches/' . rawurlencode($id) . '/sandbox-statement')->body;
     }
 
     /**

@@ -117,7 +117,7 @@ final class PaymentsClient
      * @throws ApiException for an error answer (after the retries, for 429 and 5xx)
      * @throws ConnectionException when no answer came after the retries
      */
-    protected function send(string $method, string $path, array $query = [], ?array $body = null, ?string $idempotencyKey = null): Response
+    protected function send(string $method, string $path, array $query = [], array|string|null $body = null, ?string $idempotencyKey = null): Response
     {
         $headers = [
             'Authorization' => "Bearer {$this->apiKey}",
@@ -131,7 +131,11 @@ final class PaymentsClient
             $headers['Idempotency-Key'] = $idempotencyKey ?? self::newIdempotencyKey();
         }
         $encoded = null;
-        if ($body !== null) {
+        if (is_string($body)) {
+            // An XML document (a bank statement), sent as it is.
+            $headers['Content-Type'] = 'application/xml';
+            $encoded = $body;
+        } elseif ($body !== null) {
             $headers['Content-Type'] = 'application/json';
             $encoded = json_encode($body === [] ? new \stdClass() : $body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         }

@@ -22,6 +22,10 @@ from .models import (
     BalanceTransaction,
     BalanceTransactionListResponseData,
     BalanceTransactionType,
+    BankBatch,
+    BankBatchId,
+    BankBatchListResponseData,
+    BankStatementResponseData,
     BulkId,
     BulkPayoutCreate,
     BulkPayoutResponseData,
@@ -159,8 +163,16 @@ class Operations:
 
         Sends `amount` from your Main Balance to exactly one recipient: a Mobile Money number
         (`recipient_msisdn`) or the wallet of another user of the service
-        (`recipient_wallet_id`). A `withdrawal` goes to a Mobile Money number; a `transfer`
-        goes to either.
+        (`recipient_wallet_id`), or a bank account in the CEMAC zone
+        (`recipient_bank_account`). A `withdrawal` goes to a Mobile Money number or a bank
+        account; a `transfer` goes to any of them.
+
+        A bank payout's RIB key and IBAN check digits are verified first (`422
+        invalid_rib_key`, `422 invalid_iban_check_digits`, nothing debited). It is debited
+        at once and stays `pending` until it is batched into an ISO 20022 pain.001 file
+        (`POST /bank-batches`) and the bank's camt.054 statement for that file is uploaded
+        (`POST /bank-batches/{id}/statements`): then `success`, or `failed` with the bank's
+        reason and its amount returned.
 
         The amount is debited when the payout is accepted; if the balance cannot fund it the
         call is refused with `403 insufficient_balance` and nothing moves. A payout to a
@@ -192,6 +204,73 @@ class Operations:
         Reads one payout (or refund), with its current status.
         """
         return cast("Payout", self._transport.request("GET", "/payouts/{id}", path_params={"id": id}).data)
+
+    def list_bank_batches(self, *, limit: int | None = None) -> BankBatchListResponseData:
+        """List bank batches (`GET /bank-batches`).
+
+        Lists this account's bank batches in this mode, newest first (at most `limit`).
+        """
+        return cast("BankBatchListResponseData", self._transport.request("GET", "/bank-batches", query={"limit": limit}).data)
+
+    def create_bank_batch(self, *, idempotency_key: str | None = None) -> BankBatch:
+        """Batch the pending bank payouts now (`POST /bank-batches`).
+
+        Collects your pending bank payouts that are in no batch yet (in this mode, in XAF)
+        into one batch and produces its ISO 20022 `pain.001.001.03` credit-transfer file at
+        once: the batch's `control_sum` and `payout_count` are the file's. The file never
+        changes afterwards, and each payout belongs to exactly one batch. The batch worker
+        does the same on a schedule (`BANK_BATCH_INTERVAL_MS`); this call is for when you
+        want the file now. With no payout waiting the call is refused with
+        `422 nothing_to_batch`. The whole flow, with curl, is in the repository's
+        docs/bank-payouts.md.
+        """
+        return cast("BankBatch", self._transport.request("POST", "/bank-batches", idempotency_key=idempotency_key).data)
+
+    def get_bank_batch(self, id: BankBatchId) -> BankBatch:
+        """Read a bank batch (`GET /bank-batches/{id}`).
+
+        One batch, with how many of its payouts are still pending and the statements applied to it.
+        """
+        return cast("BankBatch", self._transport.request("GET", "/bank-batches/{id}", path_params={"id": id}).data)
+
+    def get_bank_batch_file(self, id: BankBatchId) -> str:
+        """Download a batch's pain.001 file (`GET /bank-batches/{id}/file`).
+
+        The batch's ISO 20022 `pain.001.001.03` customer credit-transfer initiation, as
+        produced when the batch was made (the same bytes every time): one `CdtTrfTxInf` per
+        payout, whose `EndToEndId` is the payout's `transaction_id`. Hand it to your bank.
+        """
+        return cast("str", self._transport.request("GET", "/bank-batches/{id}/file", path_params={"id": id}, text=True, accept="application/xml").data)
+
+    def create_bank_statement(self, id: BankBatchId, body: str, *, idempotency_key: str | None = None) -> BankStatementResponseData:
+        """Upload the bank's camt.054 for a batch (`POST /bank-batches/{id}/statements`).
+
+        Applies your bank's ISO 20022 `camt.054.001.02` debit notification (the body, as
+        `application/xml`, at most 1 MiB) to the batch's payouts. Each transaction is matched
+        to its payout by `EndToEndId`: a booked (`BOOK`) debit of the payout's amount makes it
+        `success`; one with return information (`RtrInf`) makes it `failed` with the bank's
+        reason (`AC04` → `bank_account_closed`, `BE01` → `bank_name_mismatch`, any other →
+        `bank_rejected`), and its amount returns to your balance, once. Events and webhooks
+        follow as for every payout.
+
+        Nothing is applied twice: the answer reports each entry as `applied`,
+        `already_applied` (the payout already has this outcome: uploading a statement again
+        changes nothing), `conflicting` (the payout already has another outcome, or the
+        amount differs), `unknown` (no payout of this batch has that `EndToEndId`),
+        `duplicate` (the same `EndToEndId` earlier in the file) or `pending` (not booked yet).
+        A body that is not a camt.054 document is refused with `422 invalid_statement`.
+        """
+        return cast("BankStatementResponseData", self._transport.request("POST", "/bank-batches/{id}/statements", path_params={"id": id}, body=body, idempotency_key=idempotency_key, xml=True).data)
+
+    def get_bank_batch_sandbox_statement(self, id: BankBatchId) -> str:
+        """The sandbox bank's camt.054 for a batch (`GET /bank-batches/{id}/sandbox-statement`).
+
+        Test mode only: the `camt.054.001.02` the sandbox bank sends for this batch, to upload
+        with `POST /bank-batches/{id}/statements`. The sandbox bank books every transfer
+        except to an account number ending in `1` (returned `AC04`: `bank_account_closed`)
+        or `2` (returned `BE01`: `bank_name_mismatch`). In live mode it is `404`.
+        """
+        return cast("str", self._transport.request("GET", "/bank-batches/{id}/sandbox-statement", path_params={"id": id}, text=True, accept="application/xml").data)
 
     def create_refund(self, body: RefundCreate, *, idempotency_key: str | None = None) -> Payout:
         """Refund a payment (`POST /refunds`).
@@ -589,6 +668,30 @@ class OperationsWithResponse:
     def get_payout(self, id: PayoutId) -> ApiResponse[Payout]:
         """`GET /payouts/{id}`, answered with its status, headers and request id."""
         return cast("ApiResponse[Payout]", self._transport.request("GET", "/payouts/{id}", path_params={"id": id}))
+
+    def list_bank_batches(self, *, limit: int | None = None) -> ApiResponse[BankBatchListResponseData]:
+        """`GET /bank-batches`, answered with its status, headers and request id."""
+        return cast("ApiResponse[BankBatchListResponseData]", self._transport.request("GET", "/bank-batches", query={"limit": limit}))
+
+    def create_bank_batch(self, *, idempotency_key: str | None = None) -> ApiResponse[BankBatch]:
+        """`POST /bank-batches`, answered with its status, headers and request id."""
+        return cast("ApiResponse[BankBatch]", self._transport.request("POST", "/bank-batches", idempotency_key=idempotency_key))
+
+    def get_bank_batch(self, id: BankBatchId) -> ApiResponse[BankBatch]:
+        """`GET /bank-batches/{id}`, answered with its status, headers and request id."""
+        return cast("ApiResponse[BankBatch]", self._transport.request("GET", "/bank-batches/{id}", path_params={"id": id}))
+
+    def get_bank_batch_file(self, id: BankBatchId) -> ApiResponse[str]:
+        """`GET /bank-batches/{id}/file`, answered with its status, headers and request id."""
+        return cast("ApiResponse[str]", self._transport.request("GET", "/bank-batches/{id}/file", path_params={"id": id}, text=True, accept="application/xml"))
+
+    def create_bank_statement(self, id: BankBatchId, body: str, *, idempotency_key: str | None = None) -> ApiResponse[BankStatementResponseData]:
+        """`POST /bank-batches/{id}/statements`, answered with its status, headers and request id."""
+        return cast("ApiResponse[BankStatementResponseData]", self._transport.request("POST", "/bank-batches/{id}/statements", path_params={"id": id}, body=body, idempotency_key=idempotency_key, xml=True))
+
+    def get_bank_batch_sandbox_statement(self, id: BankBatchId) -> ApiResponse[str]:
+        """`GET /bank-batches/{id}/sandbox-statement`, answered with its status, headers and request id."""
+        return cast("ApiResponse[str]", self._transport.request("GET", "/bank-batches/{id}/sandbox-statement", path_params={"id": id}, text=True, accept="application/xml"))
 
     def create_refund(self, body: RefundCreate, *, idempotency_key: str | None = None) -> ApiResponse[Payout]:
         """`POST /refunds`, answered with its status, headers and request id."""

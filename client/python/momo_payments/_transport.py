@@ -78,6 +78,8 @@ class Transport:
         body: object = None,
         idempotency_key: str | None = None,
         text: bool = False,
+        accept: str = "text/csv",
+        xml: bool = False,
     ) -> ApiResponse[Any]:
         """Sends the call (retrying it as the policy says) and answers its ``data``, or raises the
         ``APIError`` of its status, or ``APIConnectionError`` when no answer came."""
@@ -85,11 +87,15 @@ class Transport:
         headers = {
             "Authorization": f"Bearer {self._api_key}",
             "X-API-User": self._api_user,
-            "Accept": "text/csv" if text else "application/json",
+            "Accept": accept if text else "application/json",
             "User-Agent": USER_AGENT,
         }
         data: bytes | None = None
-        if body is not None:
+        if body is not None and xml:
+            # An XML document (a bank statement), sent as it is.
+            data = str(body).encode("utf-8")
+            headers["Content-Type"] = "application/xml"
+        elif body is not None:
             data = json.dumps(body, separators=(",", ":")).encode("utf-8")
             headers["Content-Type"] = "application/json"
         if method == "POST":

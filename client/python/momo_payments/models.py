@@ -98,13 +98,14 @@ PAYOUT_PAYMENT_METHOD_VALUES: tuple[PayoutPaymentMethod, ...] = ("mtn_momo", "or
 Reference: TypeAlias = str
 """Your own reference (an order number, say), returned in events and reports."""
 
-FailureCode: TypeAlias = Literal["payer_declined", "recipient_rejected", "operator_timeout", "operator_error"] | None
+FailureCode: TypeAlias = Literal["payer_declined", "recipient_rejected", "operator_timeout", "operator_error", "bank_account_closed", "bank_name_mismatch", "bank_rejected"] | None
 """Why a payment, top-up or payout failed: `payer_declined` (the customer refused or
 could not pay), `recipient_rejected` (the operator refused the recipient),
 `operator_timeout` (the operator never answered) or `operator_error`. `null` unless
-failed.
+failed. A bank payout fails with the bank's reason: `bank_account_closed`,
+`bank_name_mismatch` or `bank_rejected`.
 """
-FAILURE_CODE_VALUES: tuple[FailureCode, ...] = ("payer_declined", "recipient_rejected", "operator_timeout", "operator_error")
+FAILURE_CODE_VALUES: tuple[FailureCode, ...] = ("payer_declined", "recipient_rejected", "operator_timeout", "operator_error", "bank_account_closed", "bank_name_mismatch", "bank_rejected")
 
 PaymentStatus: TypeAlias = Literal["initiated", "success", "failed", "expired"]
 """`initiated` until the customer acts, then `success`, `failed` or `expired`, which are final."""
@@ -121,6 +122,9 @@ PAYOUT_STATUS_VALUES: tuple[PayoutStatus, ...] = ("pending", "success", "failed"
 PayoutType: TypeAlias = Literal["withdrawal", "transfer", "refund"]
 """`withdrawal` to a Mobile Money number, `transfer` to a number or a wallet, `refund` of a payment."""
 PAYOUT_TYPE_VALUES: tuple[PayoutType, ...] = ("withdrawal", "transfer", "refund")
+
+BankBatchId: TypeAlias = str
+"""A bank batch's id (the `MsgId` of its file)."""
 
 BalanceTransactionType: TypeAlias = Literal["payment", "topup", "payout", "payout_reversal", "transfer_in"]
 """`payment` and `topup` (credits when they succeed), `payout` (a debit when a payout or
@@ -159,9 +163,9 @@ ApiPermission: TypeAlias = Literal["read", "payments:write", "payouts:write", "r
 """
 API_PERMISSION_VALUES: tuple[ApiPermission, ...] = ("read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage")
 
-ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested"]
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
-ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested")
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement")
 
 class _PaymentCreateRequired(TypedDict):
     amount: Amount
@@ -244,24 +248,26 @@ class PaymentListResponse(TypedDict):
 
 class _PayoutCreateRequired(TypedDict):
     amount: Amount
-    # `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+    # `withdrawal` (to a Mobile Money number or a bank account) or `transfer` (to a number, a wallet or a bank account).
     payout_type: Literal["withdrawal", "transfer"]
 
 
 class PayoutCreate(_PayoutCreateRequired, total=False):
-    """A payout from your Main Balance to exactly one of `recipient_msisdn` or
-    `recipient_wallet_id`. `currency` defaults to your account's default currency.
+    """A payout from your Main Balance to exactly one of `recipient_msisdn`,
+    `recipient_wallet_id` or `recipient_bank_account`. `currency` defaults to your
+    account's default currency (a bank payout is in XAF).
     """
     currency: Currency
     recipient_msisdn: Msisdn
     recipient_wallet_id: WalletId
+    recipient_bank_account: BankAccountRecipient
     reference: Reference
     payment_method: PayoutPaymentMethod
 
 
 class _BulkPayoutItemRequired(TypedDict):
     amount: Amount
-    # `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
+    # `withdrawal` (to a Mobile Money number or a bank account) or `transfer` (to a number, a wallet or a bank account).
     payout_type: Literal["withdrawal", "transfer"]
 
 
@@ -269,8 +275,119 @@ class BulkPayoutItem(_BulkPayoutItemRequired, total=False):
     """One payout of a bulk payout; the currency is the batch's."""
     recipient_msisdn: Msisdn
     recipient_wallet_id: WalletId
+    recipient_bank_account: BankAccountRecipient
     reference: Reference
     payment_method: PayoutPaymentMethod
+
+
+class _BankAccountRecipientRequired(TypedDict):
+    # The account holder's full name, as the bank knows it.
+    holder_name: str
+
+
+class BankAccountRecipient(_BankAccountRecipientRequired, total=False):
+    """A bank account in the CEMAC zone (Cameroon, Central African Republic, Chad, Congo,
+    Equatorial Guinea, Gabon): its `iban` (27 characters, no spaces: the country, 2 check
+    digits, then the 23-character RIB), or its `rib` with the `country`; the account
+    holder's full name; and the bank's `bic` when your bank asks for it. The IBAN's check
+    digits (ISO 13616, mod 97) and the RIB key are verified before anything is debited:
+    `422 invalid_iban_check_digits` or `422 invalid_rib_key` says which is wrong.
+    """
+    # The IBAN, for example `CM2110005000010123456789091`.
+    iban: str
+    # The RIB (bank code 5, branch code 5, account number 11, key 2), without spaces.
+    rib: str
+    # The country of a `rib`.
+    country: Literal["CM", "CF", "TD", "CG", "GQ", "GA"]
+    # The bank's BIC (8 or 11 characters).
+    bic: str
+
+
+class BankAccount(TypedDict):
+    """The bank account a payout goes to (a RIB given with its country is shown as its IBAN),
+    or `null` for a payout to a number or a wallet.
+    """
+    # The IBAN.
+    iban: str
+    # The account holder's name.
+    holder_name: str
+    # The bank's BIC, or `null`.
+    bic: str | None
+    # The RIB's bank code (5 characters).
+    bank_code: str
+    # The RIB's branch code (5 characters).
+    branch_code: str
+    # The RIB's account number (11 characters).
+    account_number: str
+
+
+class BankBatch(TypedDict):
+    """Bank payouts gathered into one ISO 20022 pain.001 file."""
+    batch_id: BankBatchId
+    currency: Currency
+    # How many payouts the file holds (its `NbOfTxs`).
+    payout_count: int
+    # The sum of their amounts (its `CtrlSum`).
+    control_sum: int
+    # How many of its payouts still wait for the bank's outcome.
+    pending_count: int
+    # The file's ISO 20022 message.
+    file_format: Literal["pain.001.001.03"]
+    mode: Mode
+    created_at: Timestamp
+    # The statements applied to it, oldest first.
+    statements: list[BankStatementSummary]
+
+
+class BankStatementSummary(TypedDict):
+    """A statement applied to a batch."""
+    # The statement's `MsgId`.
+    message_id: str
+    # How many payouts it settled.
+    applied: int
+    received_at: Timestamp
+
+
+class BankBatchResponse(TypedDict):
+    status: SuccessStatus
+    data: BankBatch
+
+
+class BankBatchListResponseData(TypedDict):
+    items: list[BankBatch]
+
+
+class BankBatchListResponse(TypedDict):
+    status: SuccessStatus
+    data: BankBatchListResponseData
+
+
+class BankStatementEntry(TypedDict):
+    """What one transaction of a statement did."""
+    # The entry's `EndToEndId`.
+    end_to_end_id: str
+    # `applied`, `already_applied`, `conflicting`, `unknown`, `duplicate` or `pending`
+    # (see `POST /bank-batches/{id}/statements`).
+    outcome: Literal["applied", "already_applied", "conflicting", "unknown", "duplicate", "pending"]
+    # The payout it names, or `null` when unknown.
+    transaction_id: str | None
+    # The payout's status after the statement, or `null` when unknown.
+    payout_status: Literal["pending", "success", "failed"] | None
+    failure_code: FailureCode
+
+
+class BankStatementResponseData(TypedDict):
+    batch_id: BankBatchId
+    # The statement's `MsgId`.
+    message_id: str
+    # How many payouts this upload settled.
+    applied: int
+    entries: list[BankStatementEntry]
+
+
+class BankStatementResponse(TypedDict):
+    status: SuccessStatus
+    data: BankStatementResponseData
 
 
 class _BulkPayoutCreateRequired(TypedDict):
@@ -302,6 +419,9 @@ class _PayoutRequired(TypedDict):
     recipient_msisdn: str | None
     # The receiving wallet, or `null` for a payout to a number.
     recipient_wallet_id: str | None
+    recipient_bank_account: BankAccount
+    # The bank batch (pain.001 file) this bank payout is in, or `null` until it is batched (and for every other payout).
+    bank_batch_id: str | None
     # The refunded payment (refunds only), or `null`.
     payment_id: str | None
     # The bulk payout this payout belongs to, or `null`.
@@ -898,6 +1018,15 @@ __all__ = [
     "PAYOUT_TYPE_VALUES",
     "PayoutCreate",
     "BulkPayoutItem",
+    "BankAccountRecipient",
+    "BankAccount",
+    "BankBatchId",
+    "BankBatch",
+    "BankStatementSummary",
+    "BankBatchResponse",
+    "BankBatchListResponse",
+    "BankStatementEntry",
+    "BankStatementResponse",
     "BulkPayoutCreate",
     "RefundCreate",
     "Payout",

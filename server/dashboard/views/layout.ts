@@ -58,6 +58,7 @@ const sections: Array<[path: string, label: string]> = [
   ['/payouts', 'Payouts'],
   ['/topups', 'Top-ups'],
   ['/refunds', 'Refunds'],
+  ['/bank-batches', 'Bank batches'],
   ['/webhooks', 'Webhooks'],
   ['/logs', 'Logs'],
 ];

@@ -17,6 +17,7 @@ import type {
 } from '../../storage/rows.js';
 import { can } from '../auth.js';
 import { type Html, html } from '../html.js';
+import { bankRecipient, payoutBatchFact } from './bank-batches.js';
 import { volumeChart } from './chart.js';
 import { badge, type FilterField, filters, money, pager, table, when } from './components.js';
 import { base, csrfInput, type PageContext } from './layout.js';
@@ -223,7 +224,8 @@ export function payoutDetail(
     ['Amount', money(payout.amount, payout.currency)],
     ['Status', badge(payout.status)],
     ['Type', payout.payout_type],
-    ['Recipient', payout.recipient_msisdn ?? payout.recipient_wallet_id],
+    ['Recipient', payout.recipient_msisdn ?? payout.recipient_wallet_id ?? bankRecipient(payout)],
+    ['Bank batch', payoutBatchFact(ctx, payout)],
     ['Refund of', payout.payment_id ? link(ctx, 'payments', payout.payment_id) : null],
     ['Bulk', payout.bulk_id],
     ['Reference', payout.reference],

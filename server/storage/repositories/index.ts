@@ -2,6 +2,7 @@ import { createPager } from '../pagination.js';
 import type { SecretBox } from '../secret-box.js';
 import type { SqlConnection } from '../sql.js';
 import { accountsRepository } from './accounts.js';
+import { bankBatchesRepository } from './bank-batches.js';
 import { dashboardRepository } from './dashboard.js';
 import { deliveriesRepository } from './deliveries.js';
 import { eventsRepository } from './events.js';
@@ -31,6 +32,7 @@ export function repositories(connection: SqlConnection, box: SecretBox, onKeysCh
     services: servicesRepository(connection, page),
     payments: paymentsRepository(connection, page),
     payouts: payoutsRepository(connection, page),
+    bankBatches: bankBatchesRepository(connection),
     topups: topupsRepository(connection, page),
     events: eventsRepository(connection, page),
     endpoints: endpointsRepository(connection, page, box),

@@ -195,11 +195,11 @@ function responseSchemas() {
   return { schemas: withoutInt64(schemas), definitions: withoutInt64(definitions) };
 }
 
-/** The required top-level fields of each operation's JSON body. */
+/** The required top-level fields of each operation's JSON body (an XML body has none to name). */
 function requiredBodyFields(): Record<string, string[]> {
   return Object.fromEntries(
     operations()
-      .filter((op) => op.operation.requestBody)
+      .filter((op) => resolve(op.operation.requestBody)?.content?.['application/json'])
       .map((op) => {
         const schema = resolve(resolve(op.operation.requestBody).content['application/json'].schema);
         return [op.operationId, (schema.required ?? []) as string[]];

@@ -163,6 +163,49 @@ interface Scenario {
   expect(what: string, response: Response, status: number): void;
 }
 
+type Ok = <T extends { response: Response; data?: unknown }>(
+  what: string,
+  status: number,
+  call: Promise<T>,
+) => Promise<T & { data: NonNullable<T['data']> }>;
+
+/** A bank payout through its batch, file and the sandbox bank's statement (docs/bank-payouts.md). */
+async function bankBatchCalls(ok: Ok, client: PaymentsClient) {
+  await ok(
+    'payout to a bank account',
+    202,
+    client.POST('/payouts', {
+      body: {
+        amount: 2_000,
+        payout_type: 'withdrawal',
+        recipient_bank_account: { iban: 'CM2110005000010123456789091', holder_name: 'Awa Ngono' },
+      },
+    }),
+  );
+  const batch = (await ok('batch the bank payouts', 201, client.POST('/bank-batches'))).data.data;
+  const path = { params: { path: { id: batch.batch_id } } };
+  await ok('list bank batches', 200, client.GET('/bank-batches'));
+  await ok('read a bank batch', 200, client.GET('/bank-batches/{id}', path));
+  await ok('its pain.001 file', 200, client.GET('/bank-batches/{id}/file', { ...path, parseAs: 'text' }));
+  const statement = (
+    await ok(
+      "the sandbox bank's camt.054",
+      200,
+      client.GET('/bank-batches/{id}/sandbox-statement', { ...path, parseAs: 'text' }),
+    )
+  ).data;
+  await ok(
+    'apply the statement',
+    200,
+    client.POST('/bank-batches/{id}/statements', {
+      ...path,
+      body: statement,
+      bodySerializer: (text: string) => text,
+      headers: { 'Content-Type': 'application/xml' },
+    }),
+  );
+}
+
 /** Every operation at least once, as an integrator calls them, and the errors valid calls meet. */
 async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, expect }: Scenario) {
   const ok = async <T extends { response: Response; data?: unknown }>(
@@ -334,6 +377,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     client.GET('/payouts/{id}', { params: { path: { id: payout.transaction_id } } }),
   );
   await ok('list bulk', 200, client.GET('/payouts', { params: { query: { bulk_id: bulk.bulk_id } } }));
+  await bankBatchCalls(ok, client);
   await ok(
     'refund',
     202,

@@ -58,4 +58,8 @@ enum ErrorCode: string
     case HeadersTooLarge = 'headers_too_large';
     case MalformedRequest = 'malformed_request';
     case TooDeeplyNested = 'too_deeply_nested';
+    case InvalidIbanCheckDigits = 'invalid_iban_check_digits';
+    case InvalidRibKey = 'invalid_rib_key';
+    case NothingToBatch = 'nothing_to_batch';
+    case InvalidStatement = 'invalid_statement';
 }

@@ -22,7 +22,7 @@ final class EventData
         public readonly string $status,
         /** @var string|null Your reference, or `null`. */
         public readonly ?string $reference,
-        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
+        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. A bank payout fails with the bank's reason: `bank_account_closed`, `bank_name_mismatch` or `bank_rejected`. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
         public readonly ?string $failure_code,
         /** @var string|null The service of a payment, or of the payment a refund returns; `null` for top-ups and other payouts. Present in every event sent since it was added. */
         public readonly ?string $service_id,

@@ -30,7 +30,7 @@ final class Payment
         public readonly string $service_id,
         /** @var string|null Your reference, or `null`. */
         public readonly ?string $reference,
-        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
+        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. A bank payout fails with the bank's reason: `bank_account_closed`, `bank_name_mismatch` or `bank_rejected`. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
         public readonly ?string $failure_code,
         /** @var int A non-negative sum in the currency's minor unit: a balance, a total, or what has been refunded. */
         public readonly int $refunded_amount,

@@ -26,6 +26,10 @@ final class Payout
         public readonly ?string $recipient_msisdn,
         /** @var string|null The receiving wallet, or `null` for a payout to a number. */
         public readonly ?string $recipient_wallet_id,
+        /** @var BankAccount|null The bank account a payout goes to (a RIB given with its country is shown as its IBAN), or `null` for a payout to a number or a wallet. */
+        public readonly ?BankAccount $recipient_bank_account,
+        /** @var string|null The bank batch (pain.001 file) this bank payout is in, or `null` until it is batched (and for every other payout). */
+        public readonly ?string $bank_batch_id,
         /** @var string|null The operator a payout to a number goes through, or `null` (wallet transfers, and payouts whose number no listed network holds in the sandbox). */
         public readonly ?string $payment_method,
         /** @var string|null The refunded payment (refunds only), or `null`. */
@@ -34,7 +38,7 @@ final class Payout
         public readonly ?string $bulk_id,
         /** @var string|null Your reference, or `null`. */
         public readonly ?string $reference,
-        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
+        /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. A bank payout fails with the bank's reason: `bank_account_closed`, `bank_name_mismatch` or `bank_rejected`. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
         public readonly ?string $failure_code,
         /** @var string `live` for real money, `test` for the sandbox. One of the values of {@see \MomoPayments\Enum\Mode}. */
         public readonly string $mode,
@@ -63,6 +67,8 @@ final class Payout
             payout_type: $data['payout_type'],
             recipient_msisdn: $data['recipient_msisdn'] ?? null,
             recipient_wallet_id: $data['recipient_wallet_id'] ?? null,
+            recipient_bank_account: isset($data['recipient_bank_account']) ? BankAccount::fromArray($data['recipient_bank_account']) : null,
+            bank_batch_id: $data['bank_batch_id'] ?? null,
             payment_method: $data['payment_method'] ?? null,
             payment_id: $data['payment_id'] ?? null,
             bulk_id: $data['bulk_id'] ?? null,
