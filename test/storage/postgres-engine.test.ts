@@ -387,6 +387,7 @@ describe('PostgresStore', () => {
       name: 'Shop',
       api_user: 'user_pg',
       default_currency: 'XAF',
+      time_zone: 'Africa/Douala',
       created_at: Date.now(),
     };
     await store.transact((tx) => tx.accounts.insertAccount(account));

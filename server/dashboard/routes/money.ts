@@ -3,12 +3,13 @@ import { iterateLedger } from '../../domain/balance.js';
 import { iso } from '../../domain/clock.js';
 import type { Deps } from '../../domain/context.js';
 import { movementTimeline, overview } from '../../domain/dashboard-views.js';
-import { ApiError } from '../../domain/errors.js';
 import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
+import { refusal, translatorOf } from '../i18n.js';
+import { label } from '../views/components.js';
 import { base } from '../views/layout.js';
 import {
   overviewView,
@@ -35,7 +36,9 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
 function paymentPages(router: Router, deps: Deps, mode: Mode): void {
   router.get('/', async (req, res) => {
     const data = await overview(deps, await callerOf(deps, req, mode));
-    await render(deps, req, res, mode, '', 'Overview', (ctx) => overviewView(ctx, data));
+    await render(deps, req, res, mode, '', translatorOf(res).t('overview.title'), (ctx) =>
+      overviewView(ctx, data),
+    );
   });
 
   router.get('/payments', async (req, res) => {
@@ -43,10 +46,12 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
     const result = await listPayments(
       deps,
       await callerOf(deps, req, mode),
-      paymentQuery(query),
+      paymentQuery(query, translatorOf(res).timeZone),
       pageRequest(query),
     );
-    await render(deps, req, res, mode, '/payments', 'Payments', (ctx) => paymentsView(ctx, query, result));
+    await render(deps, req, res, mode, '/payments', translatorOf(res).t('payments.title'), (ctx) =>
+      paymentsView(ctx, query, result),
+    );
   });
 
   router.get('/payments/:id', async (req, res) => {
@@ -56,28 +61,37 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
       movementTimeline(deps, caller, payment.id),
       listPayouts(deps, caller, { payment_id: payment.id }, { limit: 100 }),
     ]);
-    await render(deps, req, res, mode, `/payments/${payment.id}`, `Payment ${payment.id}`, (ctx) =>
-      paymentDetail(ctx, payment, timeline, refunds.items),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/payments/${payment.id}`,
+      translatorOf(res).t('payments.one', { id: payment.id }),
+      (ctx) => paymentDetail(ctx, payment, timeline, refunds.items),
     );
   });
 
   router.post('/payments/:id/refund', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${base(mode)}/payments/${id}`, async () => {
-      requirePermission(req, 'refund');
+      requirePermission(req, res, 'refund');
       const body = bodyOf(req);
       const amount = body.amount ? Number(body.amount) : undefined;
       if (amount !== undefined && (!Number.isSafeInteger(amount) || amount <= 0)) {
-        throw new ApiError(400, 'invalid_amount', 'The amount must be a whole number greater than 0.', {
-          param: 'amount',
-        });
+        throw refusal(400, 'invalid_amount', translatorOf(res).t('error.wholeAmount'), { param: 'amount' });
       }
       const refund = await createRefund(deps, await callerOf(deps, req, mode), {
         payment_id: id,
         ...(amount !== undefined ? { amount } : {}),
         ...(body.reference ? { reference: body.reference } : {}),
       });
-      return `Refund ${refund.id} of ${refund.amount} ${refund.currency} is ${refund.status}.`;
+      const t = translatorOf(res);
+      return t.t('refund.done', {
+        id: refund.id,
+        amount: t.money(refund.amount, refund.currency),
+        status: label(t, 'status', refund.status),
+      });
     });
   });
 }
@@ -90,12 +104,18 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
       const result = await listPayouts(
         deps,
         await callerOf(deps, req, mode),
-        payoutQuery(query, refunds),
+        payoutQuery(query, refunds, translatorOf(res).timeZone),
         pageRequest(query),
       );
       const section = refunds ? '/refunds' : '/payouts';
-      await render(deps, req, res, mode, section, refunds ? 'Refunds' : 'Payouts', (ctx) =>
-        payoutsView(ctx, query, result, refunds),
+      await render(
+        deps,
+        req,
+        res,
+        mode,
+        section,
+        translatorOf(res).t(refunds ? 'refunds.title' : 'payouts.title'),
+        (ctx) => payoutsView(ctx, query, result, refunds),
       );
     };
   router.get('/payouts', payoutList(false));
@@ -105,8 +125,14 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
     const caller = await callerOf(deps, req, mode);
     const payout = await getPayout(deps, caller, req.params.id as string);
     const timeline = await movementTimeline(deps, caller, payout.id);
-    await render(deps, req, res, mode, `/payouts/${payout.id}`, `Payout ${payout.id}`, (ctx) =>
-      payoutDetail(ctx, payout, timeline),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/payouts/${payout.id}`,
+      translatorOf(res).t('payouts.one', { id: payout.id }),
+      (ctx) => payoutDetail(ctx, payout, timeline),
     );
   });
 
@@ -115,26 +141,34 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
     const result = await listTopups(
       deps,
       await callerOf(deps, req, mode),
-      topupQuery(query),
+      topupQuery(query, translatorOf(res).timeZone),
       pageRequest(query),
     );
-    await render(deps, req, res, mode, '/topups', 'Top-ups', (ctx) => topupsView(ctx, query, result));
+    await render(deps, req, res, mode, '/topups', translatorOf(res).t('topups.title'), (ctx) =>
+      topupsView(ctx, query, result),
+    );
   });
 
   router.get('/topups/:id', async (req, res) => {
     const caller = await callerOf(deps, req, mode);
     const topup = await getTopup(deps, caller, req.params.id as string);
     const timeline = await movementTimeline(deps, caller, topup.id);
-    await render(deps, req, res, mode, `/topups/${topup.id}`, `Top-up ${topup.id}`, (ctx) =>
-      topupDetail(ctx, topup, timeline),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/topups/${topup.id}`,
+      translatorOf(res).t('topups.one', { id: topup.id }),
+      (ctx) => topupDetail(ctx, topup, timeline),
     );
   });
 
   // The API's balance report (GET /reports/balance-transactions), from the page.
   router.get('/reports/balance-transactions.csv', async (req, res) => {
-    const range = dateRange(queryOf(req));
+    const range = dateRange(queryOf(req), translatorOf(res).timeZone);
     if (range.created_gte === undefined || range.created_lt === undefined) {
-      throw new ApiError(400, 'invalid_parameter', 'Choose the first and last day of the report.', {
+      throw refusal(400, 'invalid_parameter', translatorOf(res).t('error.reportDays'), {
         param: range.created_gte === undefined ? 'from' : 'to',
       });
     }

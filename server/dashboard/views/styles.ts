@@ -43,7 +43,7 @@ input[type=checkbox] { width: 1.1rem; height: 1.1rem; }
 .field { margin-bottom: .8rem; }
 .check { display: flex; align-items: center; gap: .4rem; font-weight: 400; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .8rem; }
-button, .button { white-space: nowrap; display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
+button, .button { max-width: 100%; display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); border: 2px solid var(--accent); }
 button.danger { background: var(--bad); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
