@@ -31,6 +31,12 @@ export const en = {
   'common.copied': 'Copied',
 
   // Lists and their filters.
+  'search.label': 'Find a payment, payout, refund or top-up',
+  'search.placeholder': 'Id, reference or phone number',
+  'search.submit': 'Search',
+  'search.title': 'Search: {q}',
+  'search.none':
+    'Nothing matches “{q}”. Search by an id (pay_, po_, tu_), your own reference, or a phone number or its first digits.',
   'table.empty': 'Nothing here yet.',
   'pager.label': 'Pages',
   'pager.first': 'First page',

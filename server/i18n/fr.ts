@@ -26,6 +26,12 @@ export const fr: Messages = {
   'common.copy': 'Copier',
   'common.copied': 'Copié',
 
+  'search.label': 'Trouver un paiement, un décaissement, un remboursement ou une recharge',
+  'search.placeholder': 'Identifiant, référence ou numéro de téléphone',
+  'search.submit': 'Rechercher',
+  'search.title': 'Recherche : {q}',
+  'search.none':
+    'Rien ne correspond à « {q} ». Cherchez un identifiant (pay_, po_, tu_), votre propre référence, ou un numéro de téléphone ou ses premiers chiffres.',
   'table.empty': 'Rien pour l’instant.',
   'pager.label': 'Pages',
   'pager.first': 'Première page',

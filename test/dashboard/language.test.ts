@@ -119,6 +119,8 @@ const pages: Array<[name: string, path: () => string]> = [
   ['users', () => '/dashboard/test/users'],
   ['live-overview', () => '/dashboard/live'],
   ['live-webhooks', () => '/dashboard/live/webhooks'],
+  ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
+  ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
 ];
 

@@ -247,6 +247,20 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     expect(html).toContain('<option value="failed" selected>failed</option>');
   });
 
+  it('searches from the search box: an id opens its movement, a phone prefix lists its payments', async () => {
+    const page = await client.open('/dashboard/test/payments');
+    const byId = await client.request(`/dashboard/test/search?q=${ids.refund}`);
+    expect(byId.status).toBe(303);
+    expect(byId.headers.get('location')).toBe(`/dashboard/test/payouts/${ids.refund}`);
+    const byNumber = await client.submit(page.html, '/dashboard/test/search', {
+      q: sandbox.mtn.succeeds.slice(0, 7),
+    });
+    expect(byNumber.status).toBe(200);
+    expect(rowsWith(await byNumber.text(), '/dashboard/test/payments/pay_').length).toBeGreaterThanOrEqual(4);
+    const none = await client.open('/dashboard/test/search?q=nothing-like-this');
+    expect(none.html).toContain('id="search-none"');
+  });
+
   it('pages through a list by cursor, keeping the filters', async () => {
     // An account of its own: 21 payments still initiated, 2 settled.
     const shop = await ownAccount('Cursor shop');

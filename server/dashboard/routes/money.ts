@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { iterateLedger } from '../../domain/balance.js';
 import { iso } from '../../domain/clock.js';
 import type { Deps } from '../../domain/context.js';
-import { movementTimeline, overview } from '../../domain/dashboard-views.js';
+import { movementTimeline, overview, searchMovements } from '../../domain/dashboard-views.js';
 import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
@@ -17,6 +17,7 @@ import {
   paymentsView,
   payoutDetail,
   payoutsView,
+  searchView,
   topupDetail,
   topupsView,
 } from '../views/money.js';
@@ -29,6 +30,7 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
 
   paymentPages(router, deps, mode);
   movementPages(router, deps, mode);
+  searchPage(router, deps, mode);
   return router;
 }
 
@@ -197,4 +199,30 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
       })(),
     );
   });
+}
+
+/**
+ * The search box of every page: an id, a reference or a phone number. One movement found opens
+ * it; several are listed by kind.
+ */
+function searchPage(router: Router, deps: Deps, mode: Mode): void {
+  router.get('/search', async (req, res) => {
+    const q = queryOf(req).q ?? '';
+    const found = await searchMovements(deps, await callerOf(deps, req, mode), q);
+    const only = found.named ?? onlyOne(found);
+    if (only) return res.redirect(303, `${base(mode)}/${only.kind}/${only.id}`);
+    const t = translatorOf(res);
+    await render(deps, req, res, mode, '/search', t.t('search.title', { q: found.q }), (ctx) =>
+      searchView(ctx, found),
+    );
+  });
+}
+
+function onlyOne(found: Awaited<ReturnType<typeof searchMovements>>) {
+  const all = [
+    ...found.payments.map((p) => ({ kind: 'payments' as const, id: p.id })),
+    ...found.payouts.map((p) => ({ kind: 'payouts' as const, id: p.id })),
+    ...found.topups.map((p) => ({ kind: 'topups' as const, id: p.id })),
+  ];
+  return all.length === 1 ? all[0] : undefined;
 }

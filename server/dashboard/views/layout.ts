@@ -108,6 +108,7 @@ export function page(ctx: PageContext, title: string, content: Html): string {
 <span class="who">${t.t('layout.who', { email: ctx.user.email, role: t.t(`role.${ctx.user.role}`) })}
 <form method="post" action="/dashboard/sign-out">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">${t.t('layout.signOut')}</button></form></span>${languageSwitch(ctx)}</div>
 <nav aria-label="${t.t('layout.sections')}"><ul>${nav}</ul></nav>
+<form class="search" method="get" action="${base(ctx.mode)}/search" role="search"><label for="search-q" class="visually-hidden">${t.t('search.label')}</label><input id="search-q" name="q" type="search" maxlength="100" placeholder="${t.t('search.placeholder')}" required><button type="submit" class="secondary">${t.t('search.submit')}</button></form>
 </header>
 <main id="content" tabindex="-1">
 <h1>${title}</h1>

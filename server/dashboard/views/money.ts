@@ -276,3 +276,21 @@ export function topupDetail(
   ])}</div>
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, topup, data)}</section>`;
 }
+
+/** What the search box found: the movements a reference or a phone number matched, by kind. */
+export function searchView(
+  ctx: PageContext,
+  found: { q: string; payments: ListedPaymentRow[]; payouts: ListedPayoutRow[]; topups: ListedTopupRow[] },
+): Html {
+  const { t } = ctx;
+  if (found.payments.length + found.payouts.length + found.topups.length === 0) {
+    return html`<p class="muted" id="search-none">${t.t('search.none', { q: found.q })}</p>`;
+  }
+  const section = (title: string, id: string, rows: Html[], head: Html) =>
+    rows.length
+      ? html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${table(t, title, head, rows)}</section>`
+      : '';
+  return html`${section(t.t('payments.title'), 'found-payments', paymentRows(ctx, found.payments), paymentHead(t))}
+${section(t.t('payouts.title'), 'found-payouts', payoutRows(ctx, found.payouts), payoutHead(t))}
+${section(t.t('topups.title'), 'found-topups', topupRows(ctx, found.topups), topupHead(t))}`;
+}

@@ -64,6 +64,10 @@ button.danger { background: var(--bad); }
 .swatch-payments { background: #0b5cad; }
 .swatch-payouts { background: #9c5f00; }
 .auth { max-width: 26rem; margin: 3rem auto; }
+.search { display: flex; gap: .4rem; padding: .5rem 1rem; background: #fff; border-bottom: 1px solid var(--line); }
+.search input { flex: 1; min-width: 0; max-width: 28rem; }
+.languages a { padding: .3rem .5rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .auth input { width: 100%; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 dl.facts dt { font-weight: 600; color: var(--muted); }
