@@ -1,5 +1,7 @@
+import type { MessageKey } from '../i18n/en.js';
+import { languageNames, locales, type Translator, utcMinute } from '../i18n/translator.js';
 import type { PaymentRow } from '../storage/rows.js';
-import { escapeHtml, formatAmount } from './format.js';
+import { escapeHtml } from './format.js';
 import { checkoutScript } from './script.js';
 
 export type CheckoutView =
@@ -8,9 +10,6 @@ export type CheckoutView =
   | { kind: 'not_found' }
   | { kind: 'expired' }
   | { kind: 'closed' };
-
-/** A link whose service was made inactive or deleted before the customer paid. */
-export const closedText = 'This merchant no longer takes payments through this link. No money was taken.';
 
 const styles = `
 :root { color-scheme: light; --ink: #14213d; --muted: #4a5568; --accent: #0b5cad; --ok: #146c2e; --bad: #a4161a; }
@@ -38,11 +37,23 @@ button[disabled] { background: #5b6b80; cursor: progress; }
 .status { font-size: 1.25rem; font-weight: 700; margin: .5rem 0; }
 .status[data-status=success] { color: var(--ok); }
 .status[data-status=failed], .status[data-status=expired] { color: var(--bad); }
+.languages { text-align: center; margin: 1rem 0 0; }
 `;
 
-function layout(title: string, nonce: string, body: string, head = ''): string {
+/** Links to the page in the other languages, each named in its own language. */
+function languageSwitch(t: Translator, path: string): string {
+  return `<nav class="languages" aria-label="${escapeHtml(t.t('layout.language'))}">${locales
+    .filter((locale) => locale !== t.locale)
+    .map(
+      (locale) =>
+        `<a href="${escapeHtml(path)}?lang=${locale}" lang="${locale}" hreflang="${locale}" id="language-${locale}">${languageNames[locale]}</a>`,
+    )
+    .join(' ')}</nav>`;
+}
+
+function layout(t: Translator, path: string, title: string, nonce: string, body: string, head = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,17 +66,19 @@ function layout(title: string, nonce: string, body: string, head = ''): string {
 <div class="card">
 ${body}
 </div>
+${languageSwitch(t, path)}
 </main>
 </body>
 </html>`;
 }
 
-export const statusText: Record<PaymentRow['status'] | 'pending', string> = {
-  initiated: 'Waiting for the customer.',
-  pending: 'Approve the payment on your phone. This page updates by itself.',
-  success: 'Payment received. Thank you!',
-  failed: 'The payment did not go through. No money was taken.',
-  expired: 'This payment link has expired. No money was taken.',
+/** What the customer reads for each state of the payment. */
+const statusText: Record<PaymentRow['status'] | 'pending', MessageKey> = {
+  initiated: 'checkout.initiated',
+  pending: 'checkout.pending',
+  success: 'checkout.success',
+  failed: 'checkout.failed',
+  expired: 'checkout.expired',
 };
 
 /** A link the customer has not paid yet: no charge was sent to the operator. */
@@ -77,7 +90,11 @@ export function isUnpaid(payment: PaymentRow): boolean {
  * The words a customer reads for a payment's current state at `now`: a charge sent is pending,
  * and a link never paid is expired from its `expires_at` on, before the expiry worker marks it.
  */
-export function describeStatus(payment: PaymentRow, now: number): { status: string; text: string } {
+export function describeStatus(
+  t: Translator,
+  payment: PaymentRow,
+  now: number,
+): { status: string; text: string } {
   const status =
     payment.status !== 'initiated'
       ? payment.status
@@ -86,7 +103,7 @@ export function describeStatus(payment: PaymentRow, now: number): { status: stri
         : payment.expires_at <= now
           ? 'expired'
           : 'initiated';
-  return { status, text: statusText[status] };
+  return { status, text: t.t(statusText[status]) };
 }
 
 const finalStatuses = new Set(['success', 'failed', 'expired']);
@@ -104,70 +121,93 @@ const noScriptRefresh = `\n<noscript><meta http-equiv="refresh" content="${noScr
  * final page, hidden on the form and the pending page (the script shows it when the payment
  * ends). Only http(s) URLs are ever rendered.
  */
-function returnLink(payment: PaymentRow, serviceName: string, visible: boolean): string {
+function returnLink(t: Translator, payment: PaymentRow, serviceName: string, visible: boolean): string {
   if (!payment.return_url || !/^https?:\/\//.test(payment.return_url)) return '';
-  const to = serviceName ? `Back to ${escapeHtml(serviceName)}` : 'Back to the merchant';
+  const to = escapeHtml(
+    serviceName ? t.t('checkout.backTo', { merchant: serviceName }) : t.t('checkout.backToMerchant'),
+  );
   return `\n<p id="return"${visible ? '' : ' hidden'}><a href="${escapeHtml(payment.return_url)}" rel="noreferrer">${to}</a></p>`;
 }
 
-/** `2026-11-20 09:30 UTC`: the same for every customer, whatever their device's zone. */
-function utcMinute(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/**
+ * When the link stops working: in Cameroon's time (the customer's, whatever their phone's zone
+ * says), in their language, with the UTC time on hover.
+ */
+function expiry(t: Translator, ms: number): string {
+  return `<time datetime="${new Date(ms).toISOString()}" title="${utcMinute(ms)}">${escapeHtml(t.dateTime(ms))}</time>`;
 }
 
-function header(payment: PaymentRow, serviceName: string, open: boolean): string {
+function header(t: Translator, payment: PaymentRow, serviceName: string, open: boolean): string {
   const testMode =
     payment.mode === 'test'
-      ? '<p class="test-mode" id="test-mode" role="note">Test mode: a sandbox payment, no real money moves.</p>\n'
+      ? `<p class="test-mode" id="test-mode" role="note">${escapeHtml(t.t('checkout.testMode'))}</p>\n`
       : '';
   const details = [
-    payment.reference ? `<dt>Reference</dt><dd id="reference">${escapeHtml(payment.reference)}</dd>` : '',
-    open ? `<dt>Link valid until</dt><dd id="expires-at">${utcMinute(payment.expires_at)}</dd>` : '',
+    payment.reference
+      ? `<dt>${escapeHtml(t.t('checkout.reference'))}</dt><dd id="reference">${escapeHtml(payment.reference)}</dd>`
+      : '',
+    open
+      ? `<dt>${escapeHtml(t.t('checkout.validUntil'))}</dt><dd id="expires-at">${expiry(t, payment.expires_at)}</dd>`
+      : '',
   ].join('');
-  return `${testMode}<h1>Pay with Mobile Money</h1>
-<p class="merchant">To <strong>${escapeHtml(serviceName)}</strong></p>
-<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p>${details ? `\n<dl class="details">${details}</dl>` : ''}`;
+  const merchant = { serviceName };
+  const to = t
+    .parts('checkout.to', { merchant })
+    .map((part) =>
+      part === merchant ? `<strong>${escapeHtml(serviceName)}</strong>` : escapeHtml(String(part)),
+    )
+    .join('');
+  return `${testMode}<h1>${escapeHtml(t.t('checkout.heading'))}</h1>
+<p class="merchant">${to}</p>
+<p class="amount" id="amount">${escapeHtml(t.money(payment.amount, payment.currency))}</p>${details ? `\n<dl class="details">${details}</dl>` : ''}`;
 }
 
-export function renderCheckout(
-  view: CheckoutView,
-  context: { nonce: string; now: number; token?: string; payment?: PaymentRow; serviceName?: string },
-): string {
-  const { nonce } = context;
+export interface CheckoutContext {
+  nonce: string;
+  now: number;
+  /** The page's language and formats. */
+  t: Translator;
+  token?: string;
+  payment?: PaymentRow;
+  serviceName?: string;
+}
+
+export function renderCheckout(view: CheckoutView, context: CheckoutContext): string {
+  const { nonce, t } = context;
+  const text = (key: MessageKey, values?: Record<string, unknown>) => escapeHtml(t.t(key, values));
+  const path = `/checkout/${context.token ?? ''}`;
+  const page = (title: string, body: string, head = '') => layout(t, path, title, nonce, body, head);
   if (view.kind === 'not_found') {
-    return layout(
-      'Payment link not found',
-      nonce,
-      `<h1>Payment link not found</h1>
-<p>This link does not lead to a payment. Check that you copied the whole link, or ask the merchant for a new one.</p>`,
+    return page(
+      t.t('checkout.notFoundTitle'),
+      `<h1>${text('checkout.notFoundTitle')}</h1>
+<p>${text('checkout.notFound')}</p>`,
     );
   }
   const payment = context.payment as PaymentRow;
-  const top = header(payment, context.serviceName ?? '', view.kind === 'form');
+  const serviceName = context.serviceName ?? '';
+  const top = header(t, payment, serviceName, view.kind === 'form');
   if (view.kind === 'closed') {
-    return layout(
-      'Payment link closed',
-      nonce,
-      `${top}<p class="status" data-status="closed" role="status">${closedText}</p>
-<p>Ask the merchant how else to pay.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
+    return page(
+      t.t('checkout.closedTitle'),
+      `${top}<p class="status" data-status="closed" role="status">${text('checkout.closed')}</p>
+<p>${text('checkout.askOtherWay')}</p>${returnLink(t, payment, serviceName, true)}`,
     );
   }
   if (view.kind === 'expired') {
-    return layout(
-      'Payment link expired',
-      nonce,
-      `${top}<p class="status" data-status="expired" role="status">${statusText.expired}</p>
-<p>Ask the merchant for a new payment link.</p>${returnLink(payment, context.serviceName ?? '', true)}`,
+    return page(
+      t.t('checkout.expiredTitle'),
+      `${top}<p class="status" data-status="expired" role="status">${text('checkout.expired')}</p>
+<p>${text('checkout.askNewLink')}</p>${returnLink(t, payment, serviceName, true)}`,
     );
   }
   if (view.kind === 'status') {
-    const { status, text } = describeStatus(payment, context.now);
+    const { status, text: said } = describeStatus(t, payment, context.now);
     const pending = status === 'pending';
     const script = pending ? `<script nonce="${nonce}">${checkoutScript}</script>` : '';
-    return layout(
-      'Payment status',
-      nonce,
-      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${text}</p>${returnLink(payment, context.serviceName ?? '', finalStatuses.has(status))}${script}`,
+    return page(
+      t.t('checkout.statusTitle'),
+      `${top}<p class="status" id="status" data-status="${status}" role="status" aria-live="polite">${escapeHtml(said)}</p>${returnLink(t, payment, serviceName, finalStatuses.has(status))}${script}`,
       pending ? noScriptRefresh : '',
     );
   }
@@ -176,24 +216,24 @@ export function renderCheckout(
   const error = view.error
     ? `<p class="error" id="msisdn-error" role="alert">${escapeHtml(view.error)}</p>`
     : '<p class="error" id="msisdn-error" role="alert" hidden></p>';
-  const choice = (value: string, label: string) =>
-    `<label class="choice"><input type="radio" name="payment_method" value="${value}"${method === value ? ' checked' : ''}> ${label}</label>`;
-  return layout(
-    `Pay ${formatAmount(payment.amount, payment.currency)}`,
-    nonce,
-    `${top}<form method="post" action="/checkout/${escapeHtml(context.token ?? '')}/pay" id="pay-form" novalidate>
-<label for="msisdn">Mobile Money phone number</label>
+  const choice = (value: 'mtn_momo' | 'orange_money') =>
+    `<label class="choice"><input type="radio" name="payment_method" value="${value}"${method === value ? ' checked' : ''}> ${text(`method.${value}`)}</label>`;
+  const amount = t.money(payment.amount, payment.currency);
+  return page(
+    t.t('checkout.payTitle', { amount }),
+    `${top}<form method="post" action="/checkout/${escapeHtml(context.token ?? '')}/pay" id="pay-form" novalidate data-sending="${text('checkout.sending')}" data-offline="${text('checkout.offline')}">
+<label for="msisdn">${text('checkout.number')}</label>
 <input type="tel" id="msisdn" name="msisdn" inputmode="tel" autocomplete="tel" required
   aria-describedby="msisdn-hint msisdn-error"${view.error ? ' aria-invalid="true"' : ''} value="${escapeHtml(msisdn)}">
-<p class="hint" id="msisdn-hint">With the country code, for example 237 670 000 000.</p>
+<p class="hint" id="msisdn-hint">${text('checkout.numberHint')}</p>
 ${error}
 <fieldset>
-<legend>Operator</legend>
-${choice('mtn_momo', 'MTN Mobile Money')}
-${choice('orange_money', 'Orange Money')}
+<legend>${text('checkout.operator')}</legend>
+${choice('mtn_momo')}
+${choice('orange_money')}
 </fieldset>
-<button type="submit" id="pay">Pay ${escapeHtml(formatAmount(payment.amount, payment.currency))}</button>
-</form>${returnLink(payment, context.serviceName ?? '', false)}
+<button type="submit" id="pay">${text('checkout.pay', { amount })}</button>
+</form>${returnLink(t, payment, serviceName, false)}
 <script nonce="${nonce}">${checkoutScript}</script>`,
   );
 }

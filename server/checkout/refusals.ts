@@ -1,33 +1,39 @@
 /**
  * The checkout's refusals, as the service's one error type (server/domain/errors.ts): a link
  * that leads nowhere or no longer takes payments, a form the customer must correct.
- * `refusalView` and `refusalJson` show each as the page and its script read it; the routes
- * answer them in one place (server/checkout/routes.ts).
+ * `refusalView` and `refusalJson` show each as the page and its script read it, in the
+ * customer's language; the routes answer them in one place (server/checkout/routes.ts).
  */
 import { ApiError } from '../domain/errors.js';
-import { type CheckoutView, closedText, statusText } from './page.js';
+import type { MessageKey } from '../i18n/en.js';
+import type { Translator } from '../i18n/translator.js';
+import type { CheckoutView } from './page.js';
 
 export const linkNotFound = () =>
   new ApiError(404, 'resource_not_found', 'This link does not lead to a payment.');
 
 /** A link never paid whose time ran out: 410, like a closed link, nothing charged. */
-export const linkExpired = () => new ApiError(410, 'resource_not_found', statusText.expired);
+export const linkExpired = () =>
+  new ApiError(410, 'resource_not_found', 'This payment link has expired. No money was taken.');
 
 /** The link's service was made inactive or deleted before the customer paid. */
-export const linkClosed = () => new ApiError(410, 'service_inactive', closedText);
+export const linkClosed = () =>
+  new ApiError(410, 'service_inactive', 'This merchant no longer takes payments through this link.');
 
 export const invalidNumber = () =>
-  new ApiError(
-    400,
-    'invalid_msisdn',
-    'Enter the Mobile Money number with its country code, digits only, for example 237670000000.',
-    { param: 'msisdn' },
-  );
+  new ApiError(400, 'invalid_msisdn', 'The number is not a Mobile Money number.', { param: 'msisdn' });
 
 export const noOperator = () =>
-  new ApiError(400, 'invalid_field', 'Choose your operator: MTN Mobile Money or Orange Money.', {
-    param: 'payment_method',
-  });
+  new ApiError(400, 'invalid_field', 'No operator was chosen.', { param: 'payment_method' });
+
+/** What the customer reads for each refusal, in their language. */
+function words(refusal: ApiError): MessageKey {
+  if (refusal.status === 404) return 'checkout.notFound';
+  if (refusal.code === 'service_inactive') return 'checkout.closed';
+  if (refusal.status === 410) return 'checkout.expired';
+  if (refusal.code === 'invalid_msisdn') return 'checkout.invalidNumber';
+  return 'checkout.noOperator';
+}
 
 /** What the customer typed, given back in the form a refusal shows again. */
 export interface Typed {
@@ -36,11 +42,11 @@ export interface Typed {
 }
 
 /** The page a refusal shows: the form again with the message beside its field, or a page of its own. */
-export function refusalView(refusal: ApiError, typed?: Typed): CheckoutView {
+export function refusalView(t: Translator, refusal: ApiError, typed?: Typed): CheckoutView {
   if (refusal.status === 404) return { kind: 'not_found' };
   if (refusal.code === 'service_inactive') return { kind: 'closed' };
   if (refusal.status === 410) return { kind: 'expired' };
-  return { kind: 'form', error: refusal.message, msisdn: typed?.msisdn ?? '', method: typed?.method };
+  return { kind: 'form', error: t.t(words(refusal)), msisdn: typed?.msisdn ?? '', method: typed?.method };
 }
 
 /**
@@ -49,10 +55,11 @@ export function refusalView(refusal: ApiError, typed?: Typed): CheckoutView {
  * the number field).
  */
 export function refusalJson(
+  t: Translator,
   refusal: ApiError,
   poll: boolean,
 ): { status?: string; error?: string; text: string } {
-  const text = refusal.message;
+  const text = t.t(words(refusal));
   if (refusal.status === 404) return poll ? { status: 'not_found', text } : { error: 'not_found', text };
   if (refusal.code === 'service_inactive') return { status: 'closed', text };
   if (refusal.status === 410) return { status: 'expired', text };

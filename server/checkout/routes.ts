@@ -3,8 +3,10 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import type { ApiError } from '../domain/errors.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
+import { localeOf, rememberLocale } from '../i18n/http.js';
+import { isLocale, Translator } from '../i18n/translator.js';
 import { normaliseMsisdn } from './format.js';
-import { type CheckoutView, describeStatus, isUnpaid, renderCheckout } from './page.js';
+import { type CheckoutContext, type CheckoutView, describeStatus, isUnpaid, renderCheckout } from './page.js';
 import {
   invalidNumber,
   linkClosed,
@@ -28,11 +30,25 @@ export function checkoutRoutes(deps: Deps): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '4kb' }), express.json({ limit: '4kb' }));
 
+  /**
+   * The customer's language: the one they pick on the page (`?lang=`, then remembered), else
+   * the one they chose before, else their phone's. Times are Cameroon's.
+   */
+  const translatorFor = (req: Request, res: Response): Translator => {
+    if (res.locals.t) return res.locals.t as Translator;
+    const picked = req.query.lang;
+    if (isLocale(picked))
+      rememberLocale(res, picked, req.secure || deps.config.publicUrl.startsWith('https://'));
+    res.locals.t = new Translator(isLocale(picked) ? picked : localeOf(req));
+    return res.locals.t as Translator;
+  };
+
   const sendPage = (
+    req: Request,
     res: Response,
     status: number,
     view: CheckoutView,
-    context: Omit<Parameters<typeof renderCheckout>[1], 'nonce' | 'now'>,
+    context: Omit<CheckoutContext, 'nonce' | 'now' | 't'>,
   ) => {
     const nonce = randomBytes(16).toString('base64');
     res
@@ -44,7 +60,7 @@ export function checkoutRoutes(deps: Deps): Router {
         'Referrer-Policy': 'no-referrer',
       })
       .type('html')
-      .send(renderCheckout(view, { ...context, nonce, now: deps.clock.now() }));
+      .send(renderCheckout(view, { ...context, nonce, now: deps.clock.now(), t: translatorFor(req, res) }));
   };
 
   const load = async (req: Request) => {
@@ -62,38 +78,42 @@ export function checkoutRoutes(deps: Deps): Router {
    * fault.
    */
   const refuse = (
+    req: Request,
     res: Response,
     to: 'page' | 'script' | 'poll',
     refusal: ApiError,
-    found?: Parameters<typeof sendPage>[3],
+    found?: Parameters<typeof sendPage>[4],
     typed?: Typed,
   ) => {
-    if (to !== 'page') return res.status(refusal.status).json(refusalJson(refusal, to === 'poll'));
-    sendPage(res, refusal.status, refusalView(refusal, typed), found ?? {});
+    const t = translatorFor(req, res);
+    if (to !== 'page') return res.status(refusal.status).json(refusalJson(t, refusal, to === 'poll'));
+    sendPage(req, res, refusal.status, refusalView(t, refusal, typed), found ?? {});
   };
 
   router.get('/:token', async (req, res) => {
     const found = await load(req);
-    if (!found) return refuse(res, 'page', linkNotFound());
+    if (!found) return refuse(req, res, 'page', linkNotFound());
     const { payment } = found;
-    if (describeStatus(payment, deps.clock.now()).status === 'expired') {
-      return refuse(res, 'page', linkExpired(), found);
+    if (describeStatus(translatorFor(req, res), payment, deps.clock.now()).status === 'expired') {
+      return refuse(req, res, 'page', linkExpired(), found);
     }
     const unpaid = isUnpaid(payment);
-    if (unpaid && !found.serviceActive) return refuse(res, 'page', linkClosed(), found);
-    sendPage(res, 200, unpaid ? { kind: 'form' } : { kind: 'status' }, found);
+    if (unpaid && !found.serviceActive) return refuse(req, res, 'page', linkClosed(), found);
+    sendPage(req, res, 200, unpaid ? { kind: 'form' } : { kind: 'status' }, found);
   });
 
   router.get('/:token/status', async (req, res) => {
     const found = await load(req);
-    if (!found) return refuse(res, 'poll', linkNotFound());
-    res.set('Cache-Control', 'no-store').json(describeStatus(found.payment, deps.clock.now()));
+    if (!found) return refuse(req, res, 'poll', linkNotFound());
+    res
+      .set('Cache-Control', 'no-store')
+      .json(describeStatus(translatorFor(req, res), found.payment, deps.clock.now()));
   });
 
   router.post('/:token/pay', async (req, res) => {
     const found = await load(req);
     const to = wantsJson(req) ? 'script' : 'page';
-    if (!found) return refuse(res, to, linkNotFound());
+    if (!found) return refuse(req, res, to, linkNotFound());
     const body = (req.body ?? {}) as { msisdn?: unknown; payment_method?: unknown };
     const method =
       body.payment_method === 'orange_money'
@@ -104,15 +124,17 @@ export function checkoutRoutes(deps: Deps): Router {
     const msisdn = typeof body.msisdn === 'string' ? normaliseMsisdn(body.msisdn) : null;
     if (!msisdn || !method) {
       const typed = { msisdn: String(body.msisdn ?? ''), method: method ?? undefined };
-      return refuse(res, to, msisdn ? noOperator() : invalidNumber(), found, typed);
+      return refuse(req, res, to, msisdn ? noOperator() : invalidNumber(), found, typed);
     }
     const result = await payCheckout(deps, found.token, { msisdn, paymentMethod: method });
     const payment = result.ok ? result.payment : (result.payment ?? found.payment);
-    if (!result.ok && result.reason === 'expired') return refuse(res, to, linkExpired(), found);
-    if (!result.ok && result.reason === 'service_inactive') return refuse(res, to, linkClosed(), found);
+    if (!result.ok && result.reason === 'expired') return refuse(req, res, to, linkExpired(), found);
+    if (!result.ok && result.reason === 'service_inactive') return refuse(req, res, to, linkClosed(), found);
     // Paid (now or by an earlier submit): the status of the one charge there is.
     if (to === 'script')
-      return res.status(result.ok ? 202 : 409).json(describeStatus(payment, deps.clock.now()));
+      return res
+        .status(result.ok ? 202 : 409)
+        .json(describeStatus(translatorFor(req, res), payment, deps.clock.now()));
     res.redirect(303, `/checkout/${found.token}`);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The page's only script (inline, allowed by its nonce): it submits the form once, disabling
  * the button so a double tap cannot pay twice, then follows the payment until it is final.
- * Without JavaScript the form still posts and the status page reloads itself.
+ * Without JavaScript the form still posts and the status page reloads itself. Its words come
+ * from the page (data attributes), in the customer's language.
  */
 export const checkoutScript = `
 (function () {
@@ -33,11 +34,15 @@ export const checkoutScript = `
   var input = document.getElementById('msisdn');
   // The label the page was rendered with ("Pay 2 500 XAF"), put back after an error.
   var label = button.textContent;
+  // The page's words, in the customer's language.
+  var sending = form.getAttribute('data-sending');
+  var offline = form.getAttribute('data-offline');
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     if (button.disabled) return;
     button.disabled = true;
-    button.textContent = 'Sending…';
+    button.textContent = sending;
+    error.hidden = true;
     var method = form.querySelector('input[name=payment_method]:checked');
     fetch(path + '/pay', {
       method: 'POST',
@@ -70,6 +75,9 @@ export const checkoutScript = `
         if (res.body.status === 'pending') follow(statusEl);
       })
       .catch(function () {
+        // No answer (the network dropped): say so; paying again is safe, the link charges once.
+        error.textContent = offline;
+        error.hidden = false;
         button.disabled = false;
         button.textContent = label;
       });

@@ -12,9 +12,3 @@ const grants: Record<DashboardRole, readonly Permission[]> = {
 export function can(role: DashboardRole, permission: Permission): boolean {
   return grants[role].includes(permission);
 }
-
-export const roleDescriptions: Record<DashboardRole, string> = {
-  owner: 'Owner: everything, including refunds and inviting users',
-  developer: 'Developer: API keys, webhooks and logs',
-  viewer: 'Viewer: read only',
-};

@@ -5,35 +5,36 @@
 
 import type { EventName } from '../../generated/openapi.js';
 import { eventNameValues } from '../../generated/openapi.js';
-import { ApiError } from '../domain/errors.js';
+import type { Translator } from '../i18n/translator.js';
+import { refusal } from './i18n.js';
 
 /** `WebhookUrl`: http(s), at most 2048 characters; the domain then applies the URL policy. */
-export function webhookUrlField(value: string | undefined): string {
+export function webhookUrlField(t: Translator, value: string | undefined): string {
   const url = (value ?? '').trim();
   if (!/^https?:\/\//.test(url) || url.length > 2048 || !URL.canParse(url)) {
-    throw new ApiError(400, 'invalid_field', 'Enter an http:// or https:// URL of at most 2048 characters.', {
+    throw refusal(400, 'invalid_field', t.t('error.webhookUrl'), {
       param: 'url',
     });
   }
   return url;
 }
 
-export function descriptionField(value: string | undefined): string | undefined {
+export function descriptionField(t: Translator, value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (value.length > 500)
-    throw new ApiError(400, 'invalid_field', 'The description is at most 500 characters.', {
+    throw refusal(400, 'invalid_field', t.t('error.description'), {
       param: 'description',
     });
   return value;
 }
 
 /** The ticked event names; none ticked means every event (the API's omitted `events`). */
-export function eventsField(value: string | undefined): EventName[] | undefined {
+export function eventsField(t: Translator, value: string | undefined): EventName[] | undefined {
   if (!value) return undefined;
   const names = [...new Set(value.split(','))];
   for (const name of names) {
     if (!(eventNameValues as readonly string[]).includes(name)) {
-      throw new ApiError(400, 'invalid_field', `Unknown event ${name}.`, { param: 'events' });
+      throw refusal(400, 'invalid_field', t.t('error.unknownEvent', { name }), { param: 'events' });
     }
   }
   return names as EventName[];
@@ -44,18 +45,11 @@ export function eventsField(value: string | undefined): EventName[] | undefined 
  * (no sign, exponent, hexadecimal, separators, spaces or fraction: `1e3`, `0x10`, ` 12 ` and
  * `12.0` are refused, where `Number()` would read them), greater than 0. Empty is none.
  */
-export function amountField(value: string | undefined): number | undefined {
+export function amountField(t: Translator, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const amount = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(amount)) {
-    throw new ApiError(
-      400,
-      'invalid_amount',
-      'The amount must be a whole number greater than 0, in digits only.',
-      {
-        param: 'amount',
-      },
-    );
+    throw refusal(400, 'invalid_amount', t.t('error.wholeAmount'), { param: 'amount' });
   }
   return amount;
 }

@@ -3,11 +3,14 @@ import express, { type ErrorRequestHandler, type RequestHandler, Router } from '
 import { statementMaxBytes } from '../domain/bank-batches.js';
 import type { Deps } from '../domain/context.js';
 import { ApiError, fromStorage } from '../domain/errors.js';
+import type { Translator } from '../i18n/translator.js';
 import { csrfField, requireCsrfToken } from './csrf.js';
+import { localize, refusal, translatorOf } from './i18n.js';
 import { authRoutes } from './routes/auth.js';
 import { bankBatchRoutes } from './routes/bank-batches.js';
 import { renderErrorPage } from './routes/context.js';
 import { keyRoutes } from './routes/keys.js';
+import { languageRoutes } from './routes/language.js';
 import { logRoutes } from './routes/logs.js';
 import { moneyRoutes } from './routes/money.js';
 import { userRoutes } from './routes/users.js';
@@ -28,7 +31,7 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const publicPaths = /^\/(sign-in|welcome\/[^/]+)$/;
+const publicPaths = /^\/(sign-in|welcome\/[^/]+|language\/[a-z]{2})$/;
 
 /** Pages behind sign-in: without a valid session, back to the sign-in page. */
 const requireSignedIn: RequestHandler = (req, res, next) => {
@@ -54,18 +57,15 @@ export function dashboardRoutes(deps: Deps): Router {
   );
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }));
   router.use(loadSession(deps));
+  router.use(localize);
+  router.use(languageRoutes(deps));
   router.use(requireSignedIn);
   router.use(
     requireCsrfToken((req, res) =>
       renderErrorPage(
         req,
         res,
-        new ApiError(
-          403,
-          'invalid_field',
-          'This form has expired or did not come from this dashboard. Reload the page and try again.',
-          { param: csrfField },
-        ),
+        refusal(403, 'invalid_field', translatorOf(res).t('error.forged'), { param: csrfField }),
       ),
     ),
   );
@@ -85,35 +85,31 @@ export function dashboardRoutes(deps: Deps): Router {
   }
 
   router.use((req, res) =>
-    renderErrorPage(
-      req,
-      res,
-      new ApiError(404, 'route_not_found', 'There is no such page in the dashboard.'),
-    ),
+    renderErrorPage(req, res, refusal(404, 'route_not_found', translatorOf(res).t('error.noPage'))),
   );
   const handleErrors: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return res.end();
-    renderErrorPage(req, res, asApiError(fromStorage(err) ?? err, deps));
+    renderErrorPage(req, res, asApiError(fromStorage(err) ?? err, deps, translatorOf(res)));
   };
   router.use(handleErrors);
   return router;
 }
 
 /** Any error a page throws, as the ApiError its page shows; our own failures are logged. */
-function asApiError(err: unknown, deps: Deps): ApiError {
+function asApiError(err: unknown, deps: Deps, t: Translator): ApiError {
   if (err instanceof ApiError) return err;
   // Express's body reader: a form it could not read.
   const status = (err as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(
+    return refusal(
       status,
       status === 413 ? 'payload_too_large' : 'malformed_request',
-      'The request could not be read. Reload the page and try again.',
-      { cause: err },
+      t.t('error.unreadable'),
+      {
+        cause: err,
+      },
     );
   }
   deps.logger.error({ err }, 'dashboard page failed');
-  return new ApiError(500, 'internal_error', 'Something went wrong on our side. Try again in a moment.', {
-    cause: err,
-  });
+  return refusal(500, 'internal_error', t.t('error.ours'), { cause: err });
 }

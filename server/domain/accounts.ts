@@ -120,6 +120,8 @@ function newAccount(
         name: input.name,
         api_user: apiUser,
         default_currency: input.defaultCurrency ?? 'XAF',
+        // Cameroon's: the dashboard shows times in it (decision 0036).
+        time_zone: 'Africa/Douala',
         created_at: now,
       },
       wallets: (['test', 'live'] as const).map((mode) => ({ id: newId('wal'), account_id: accountId, mode })),

@@ -105,3 +105,39 @@ export async function endpointDeliveries(
     return { ...result, items };
   });
 }
+
+/**
+ * What the dashboard's search box finds in the caller's account and mode: the movement an id
+ * names (a payment, a payout or refund, a top-up), else those whose reference is the text, or
+ * whose phone number starts with its digits (spaces, dashes, a leading + or 00 ignored).
+ */
+export async function searchMovements(deps: Deps, caller: Caller, text: string) {
+  const q = text.trim().slice(0, 100);
+  const typed = q
+    .replace(/[\s\-().]/g, '')
+    .replace(/^\+/, '')
+    .replace(/^00/, '');
+  const digits = /^\d{3,15}$/.test(typed) ? typed : null;
+  const { accountId, mode } = caller;
+  return deps.store.read(async (tx) => {
+    const [payment, payout, topup] = await Promise.all([
+      tx.payments.get(accountId, mode, q),
+      tx.payouts.get(accountId, mode, q),
+      tx.topups.get(accountId, mode, q),
+    ]);
+    const named = payment
+      ? { kind: 'payments' as const, id: payment.id }
+      : payout
+        ? { kind: 'payouts' as const, id: payout.id }
+        : topup
+          ? { kind: 'topups' as const, id: topup.id }
+          : null;
+    if (named || q === '') return { q, named, payments: [], payouts: [], topups: [] };
+    const [payments, payouts, topups] = await Promise.all([
+      tx.payments.search(accountId, mode, q, digits),
+      tx.payouts.search(accountId, mode, q, digits),
+      tx.topups.search(accountId, mode, q, digits),
+    ]);
+    return { q, named, payments, payouts, topups };
+  });
+}

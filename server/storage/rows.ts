@@ -17,6 +17,8 @@ export interface AccountRow {
   name: string;
   api_user: string;
   default_currency: string;
+  /** IANA zone the dashboard shows times in (`Africa/Douala` unless chosen). */
+  time_zone: string;
   created_at: number;
 }
 

@@ -59,7 +59,7 @@ describe('the dashboard’s bank batches', () => {
     const closed = await bankPayout(test, 4_000, sandboxBank.closed);
     const list = await get('/dashboard/test/bank-batches');
     const batched = await submit(list.text, '/dashboard/test/bank-batches');
-    expect(flashOf(batched.text)).toMatch(/^Batch bb_\w+: 2 payout\(s\), 14000 XAF\.$/);
+    expect(flashOf(batched.text)).toMatch(/^Batch bb_\w+: 2 payouts, FCFA\s14,000\.$/);
     const batchId = /Batch (bb_\w+)/.exec(flashOf(batched.text))?.[1] as string;
 
     const at = `/dashboard/test/bank-batches/${batchId}`;
@@ -72,9 +72,9 @@ describe('the dashboard’s bank batches', () => {
     expect(schemaErrors(statement.text, 'camt.054.001.02')).toBe('');
 
     const applied = await submit(page.text, `${at}/statements`, { statement: statement.text });
-    expect(flashOf(applied.text)).toContain('2 payout(s) settled');
+    expect(flashOf(applied.text)).toContain('2 payouts settled');
     const again = await submit(applied.text, `${at}/statements`, { statement: statement.text });
-    expect(flashOf(again.text)).toContain('0 payout(s) settled (2 already applied)');
+    expect(flashOf(again.text)).toContain('0 payouts settled (2 already applied)');
     expect(await balanceOf(server, test)).toBe(50_000 - 10_000);
 
     const payout = await get(`/dashboard/test/payouts/${closed}`);

@@ -157,7 +157,7 @@ describe('the hosted checkout over HTTP', () => {
     const before = asked.length;
     const opened = await openPage(payment.checkout_url);
     expect(opened.status).toBe(200);
-    expect(element(opened.html, 'amount')?.text).toBe('2\u202f500 XAF');
+    expect(element(opened.html, 'amount')?.text).toBe('FCFA\u00a02,500');
     expect(pageText(opened.html)).toContain('To Boutique Akwa');
     expect(opened.html).not.toMatch(/sk_(test|live)_/);
     const form = formOf(opened.html);
@@ -236,7 +236,7 @@ describe('the hosted checkout over HTTP', () => {
     const again = formOf(posted.html);
     expect(Object.fromEntries(again.fields)).toEqual({ msisdn: '6700', payment_method: 'orange_money' });
     expect(/<input\b[^>]*\bid="msisdn"[^>]*>/.exec(posted.html)?.[0]).toContain('aria-invalid="true"');
-    expect(element(posted.html, 'amount')?.text).toBe('1\u202f200 XAF');
+    expect(element(posted.html, 'amount')?.text).toBe('FCFA\u00a01,200');
     // The script's JSON submit is refused the same way.
     const json = await postJson(payment.checkout_url, { msisdn: '12', payment_method: 'mtn_momo' });
     expect(json.status).toBe(400);
@@ -306,7 +306,10 @@ describe('the hosted checkout over HTTP', () => {
       expect(page.html).not.toContain('<form');
       expect(await pollStatus(url)).toEqual({
         status: 404,
-        body: { status: 'not_found', text: 'This link does not lead to a payment.' },
+        body: {
+          status: 'not_found',
+          text: 'This link does not lead to a payment. Check that you copied the whole link, or ask the merchant for a new one.',
+        },
       });
     }
     const posted = await submitForm(
@@ -419,7 +422,14 @@ describe('the hosted checkout over HTTP', () => {
     expect(note?.attr('role')).toBe('note');
     expect(note?.text).toContain('Test mode');
     expect(element(page.html, 'reference')?.text).toBe('order-7731');
-    expect(element(page.html, 'expires-at')?.text).toBe(`${until} UTC`);
+    // Cameroon's time, in the page's language, with the UTC time on hover.
+    const douala = new Intl.DateTimeFormat('en-CM', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Africa/Douala',
+    }).format(server.clock.now() + 900_000);
+    expect(element(page.html, 'expires-at')?.text).toBe(douala);
+    expect(element(page.html, 'expires-at')?.inner).toContain(`title="${until} UTC"`);
     expect((await readPayment(payment.transaction_id)).expires_at.slice(0, 16).replace('T', ' ')).toBe(until);
   });
 

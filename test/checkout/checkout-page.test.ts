@@ -45,7 +45,7 @@ describe('the hosted checkout page', () => {
     const payment = await hostedPayment(2500);
     const { page, context, foreignRequests } = await openIsolatedPage(browser, payment.checkout_url);
     await page.goto(payment.checkout_url);
-    await expect(page.locator('#amount').textContent()).resolves.toBe('2\u202f500 XAF');
+    await expect(page.locator('#amount').textContent()).resolves.toBe('FCFA\u00a02,500');
     await expect(page.getByText('Boutique Akwa').isVisible()).resolves.toBe(true);
     await page.getByLabel('Mobile Money phone number').fill('+237 670 000 000');
     await page.getByLabel('Orange Money').check();
@@ -193,7 +193,14 @@ describe('the hosted checkout page', () => {
     await expect(page.getByRole('note').textContent()).resolves.toContain('Test mode');
     await expect(page.locator('#reference').textContent()).resolves.toBe('order-7731');
     const until = new Date(server.clock.now() + 900_000).toISOString().slice(0, 16).replace('T', ' ');
-    await expect(page.locator('#expires-at').textContent()).resolves.toBe(`${until} UTC`);
+    // Cameroon's time, in the page's language, with the UTC time on hover.
+    const douala = new Intl.DateTimeFormat('en-CM', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Africa/Douala',
+    }).format(server.clock.now() + 900_000);
+    await expect(page.locator('#expires-at').textContent()).resolves.toBe(douala);
+    await expect(page.locator('#expires-at time').getAttribute('title')).resolves.toBe(`${until} UTC`);
     await context.close();
   });
 
@@ -203,7 +210,7 @@ describe('the hosted checkout page', () => {
     await page.goto(payment.checkout_url);
     const button = page.locator('#pay');
     const label = await button.textContent();
-    expect(label).toBe('Pay 2\u202f500 XAF');
+    expect(label).toBe('Pay FCFA\u00a02,500');
     await page.getByLabel('Mobile Money phone number').fill('12');
     await button.click();
     await page.getByRole('alert').filter({ hasText: 'country code' }).waitFor();

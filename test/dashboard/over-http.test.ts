@@ -170,8 +170,8 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
       'payment',
       () => `/dashboard/test/payments/${ids.payment}`,
       () => [
-        '6\u202f000 XAF',
-        '<dt>Refunded</dt><dd>1\u202f000 XAF</dd>',
+        'FCFA\u00a06,000',
+        '<dt>Refunded</dt><dd>FCFA\u00a01,000</dd>',
         ids.refund as string,
         'Ledger: payment',
       ],
@@ -180,11 +180,11 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     [
       'payout',
       () => `/dashboard/test/payouts/${ids.payout}`,
-      () => ['3\u202f000 XAF', 'withdrawal', sandbox.mtn.succeeds, 'Ledger: payout'],
+      () => ['FCFA\u00a03,000', 'withdrawal', sandbox.mtn.succeeds, 'Ledger: payout'],
     ],
-    ['topups', () => '/dashboard/test/topups', () => [ids.topup as string, '50\u202f000 XAF']],
-    ['topup', () => `/dashboard/test/topups/${ids.topup}`, () => ['50\u202f000 XAF', 'Ledger: topup']],
-    ['refunds', () => '/dashboard/test/refunds', () => [ids.refund as string, '1\u202f000 XAF']],
+    ['topups', () => '/dashboard/test/topups', () => [ids.topup as string, 'FCFA\u00a050,000']],
+    ['topup', () => `/dashboard/test/topups/${ids.topup}`, () => ['FCFA\u00a050,000', 'Ledger: top-up']],
+    ['refunds', () => '/dashboard/test/refunds', () => [ids.refund as string, 'FCFA\u00a01,000']],
     ['webhooks', () => '/dashboard/test/webhooks', () => [failing.url, 'Old backend']],
     [
       'webhook',
@@ -212,7 +212,7 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
 
   it('charts the last 30 days of volume and lists the failing endpoint on the overview', async () => {
     const { html } = await client.open('/dashboard/test');
-    expect(html).toContain('received 30\u202f500 XAF, paid out 4\u202f000 XAF');
+    expect(html).toContain('received FCFA\u00a030,500, paid out FCFA\u00a04,000');
     expect(html.match(/<rect [^>]*height="(?!0\.0")/g)?.length).toBeGreaterThanOrEqual(4);
     const failingSection = html.slice(html.indexOf('id="failing"'), html.indexOf('id="recent-payments"'));
     expect(failingSection).toContain(failing.url);
@@ -240,7 +240,21 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain(ids.failed);
     expect(rows[0]).toContain('badge-failed');
-    expect(html).toContain('<option selected>failed</option>');
+    expect(html).toContain('<option value="failed" selected>failed</option>');
+  });
+
+  it('searches from the search box: an id opens its movement, a phone prefix lists its payments', async () => {
+    const page = await client.open('/dashboard/test/payments');
+    const byId = await client.request(`/dashboard/test/search?q=${ids.refund}`);
+    expect(byId.status).toBe(303);
+    expect(byId.headers.get('location')).toBe(`/dashboard/test/payouts/${ids.refund}`);
+    const byNumber = await client.submit(page.html, '/dashboard/test/search', {
+      q: sandbox.mtn.succeeds.slice(0, 7),
+    });
+    expect(byNumber.status).toBe(200);
+    expect(rowsWith(await byNumber.text(), '/dashboard/test/payments/pay_').length).toBeGreaterThanOrEqual(4);
+    const none = await client.open('/dashboard/test/search?q=nothing-like-this');
+    expect(none.html).toContain('id="search-none"');
   });
 
   it('pages through a list by cursor, keeping the filters', async () => {
@@ -652,7 +666,8 @@ describe('what a merchant does (actions.test.ts)', () => {
     });
     expect(done.headers.get('location')).toBe(`/dashboard/test/payments/${paymentId}`);
     const after = await client.follow(done);
-    expect(flashOf(after.html)).toMatch(new RegExp(`^Refund po_\\w+ of ${amount} XAF is \\w+\\.$`));
+    const shown = new Intl.NumberFormat('en-CM', { style: 'currency', currency: 'XAF' }).format(amount);
+    expect(flashOf(after.html)).toMatch(new RegExp(`^Refund po_\\w+ of ${shown} is \\w+\\.$`));
     return { paymentId, before: page.html, after: after.html };
   }
 
@@ -803,8 +818,8 @@ describe('what a merchant does (actions.test.ts)', () => {
     const opened = await client.open(path);
     const refunded = await client.submit(opened.html, `${path}/refund`, { amount: '1200' });
     const after = await client.follow(refunded);
-    expect(flashOf(after.html)).toMatch(/^Refund po_\w+ of 1200 XAF/);
-    expect(after.html).toContain('<dt>Refunded</dt><dd>1\u202f200 XAF</dd>');
+    expect(flashOf(after.html)).toMatch(/^Refund po_\w+ of FCFA\u00a01,200/);
+    expect(after.html).toContain('<dt>Refunded</dt><dd>FCFA\u00a01,200</dd>');
     const refunds = await server.raw('GET', '/payouts', {
       as: shop.creds,
       query: { payment_id: paymentId },
@@ -850,7 +865,8 @@ describe('what a merchant does (actions.test.ts)', () => {
   it('downloads the balance report as CSV from the overview', async () => {
     await refundFromDashboard(1300);
     const overview = await client.open('/dashboard/test');
-    const day = new Date(server.clock.now()).toISOString().slice(0, 10);
+    // A day of the account's time zone (Africa/Douala unless it chose another).
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Douala' }).format(server.clock.now());
     const report = await client.submit(overview.html, '/dashboard/test/reports/balance-transactions.csv', {
       from: day,
       to: day,

@@ -128,7 +128,7 @@ describe('every dashboard page, at desktop and phone widths', () => {
   it('charts the last 30 days of volume on the overview', async () => {
     const { cookie } = await httpSignIn(server, owner);
     const page = await (await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } })).text();
-    expect(page).toContain('received 30\u202f500 XAF, paid out 4\u202f000 XAF');
+    expect(page).toContain('received FCFA\u00a030,500, paid out FCFA\u00a04,000');
     expect(page.match(/<rect [^>]*height="(?!0\.0")/g)?.length).toBeGreaterThanOrEqual(4);
     const failing = page.slice(page.indexOf('id="failing"'), page.indexOf('id="recent-payments"'));
     expect(failing).toContain('http://127.0.0.1:9/closed-port');

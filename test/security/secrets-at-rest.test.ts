@@ -312,6 +312,21 @@ async function storedKeys(server: TestServer): Promise<string[]> {
 /** The SQLite file of `server` (closed) as the versions before migration 009 left it. */
 async function undoMigration9(server: TestServer): Promise<void> {
   for (const statement of [
+    // Migration 013's column, gone.
+    'ALTER TABLE accounts DROP COLUMN time_zone',
+    // Migration 012's tables, gone, and on PostgreSQL its columns of payouts (SQLite's 012
+    // rebuilds the payouts table from the columns before it, so its own are left).
+    'DROP TABLE bank_statements',
+    'DROP TABLE bank_batches',
+    ...(testEngine === 'postgres'
+      ? [
+          'DROP INDEX payouts_unbatched',
+          'DROP INDEX payouts_by_bank_batch',
+          'ALTER TABLE payouts DROP CONSTRAINT payouts_one_recipient',
+          'ALTER TABLE payouts DROP COLUMN recipient_iban, DROP COLUMN recipient_name, DROP COLUMN recipient_bic, DROP COLUMN bank_batch_id',
+          'ALTER TABLE payouts ADD CONSTRAINT payouts_check CHECK ((recipient_msisdn IS NULL) <> (recipient_wallet_id IS NULL))',
+        ]
+      : []),
     // Migration 011's columns and indexes, gone.
     'DROP INDEX dashboard_sign_ins_by_pair',
     'DROP INDEX dashboard_sign_ins_by_attempt',

@@ -61,7 +61,7 @@ describe('PostgreSQL migrations', () => {
       .filter((file) => /^\d{3}_.+\.sql$/.test(file))
       .map((file) => Number(file.slice(0, 3)))
       .sort((a, b) => a - b);
-    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(runs.map((applied) => applied.length).sort()).toEqual([0, history.length]);
     expect(runs.flat()).toEqual(history);
     const { rows } = await first.query('SELECT version FROM schema_migrations ORDER BY version');
@@ -416,6 +416,7 @@ describe('PostgresStore', () => {
       name: 'Shop',
       api_user: 'user_pg',
       default_currency: 'XAF',
+      time_zone: 'Africa/Douala',
       created_at: Date.now(),
     };
     await store.transact((tx) => tx.accounts.insertAccount(account));
@@ -437,6 +438,7 @@ describe('PostgresStore', () => {
           name: id,
           api_user: `user_${id}`,
           default_currency: 'XAF',
+          time_zone: 'Africa/Douala',
           created_at: now,
         };
         await tx.accounts.insertAccount(account);

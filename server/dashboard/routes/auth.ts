@@ -3,26 +3,26 @@ import type { Deps } from '../../domain/context.js';
 import { acceptLink, findLink, signIn, signOut, signOutEverywhere } from '../../domain/dashboard-users.js';
 import { clientAddress } from '../../http/client-address.js';
 import { csrfTokenFor } from '../csrf.js';
+import { translatorOf } from '../i18n.js';
 import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
 import { linkInvalidPage, setPasswordPage, signInPage } from '../views/auth.js';
-import { bodyOf, sendHtml } from './context.js';
+import { bodyOf, plainContext, sendHtml } from './context.js';
 
 /** How a refused sign-in answers. */
 const refusals = {
-  invalid: { status: 401, message: 'The email or the password is wrong.' },
-  locked: { status: 429, message: 'Too many failed attempts. Wait 15 minutes before trying again.' },
-  busy: { status: 503, message: 'Too many sign-ins at once. Try again in a moment.' },
+  invalid: { status: 401, message: 'signIn.wrong' },
+  locked: { status: 429, message: 'signIn.locked' },
+  busy: { status: 503, message: 'signIn.busy' },
 } as const;
 
 /** Signing in and out, and the one-time links that set a first password. */
 export function authRoutes(deps: Deps): Router {
   const router = Router();
-  const nonce = (res: import('express').Response) => res.locals.nonce as string;
 
   router.get('/sign-in', (req, res) => {
     if (req.dashboard) return res.redirect(303, '/dashboard/test');
-    const ended = req.query.ended === '1' ? 'Your session has ended. Sign in again.' : undefined;
-    sendHtml(res, 200, signInPage(nonce(res), csrfTokenFor(deps, req, res), ended));
+    const ended = req.query.ended === '1' ? translatorOf(res).t('signIn.ended') : undefined;
+    sendHtml(res, 200, signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), ended));
   });
 
   router.post('/sign-in', async (req, res) => {
@@ -36,7 +36,12 @@ export function authRoutes(deps: Deps): Router {
     if (!result.ok) {
       const { status, message } = refusals[result.reason];
       if (result.reason === 'busy') res.setHeader('Retry-After', '1');
-      return sendHtml(res, status, signInPage(nonce(res), csrfTokenFor(deps, req, res), message, email));
+      const refusal = translatorOf(res).t(message);
+      return sendHtml(
+        res,
+        status,
+        signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), refusal, email),
+      );
     }
     req.context.dashboardUserId = result.user.id;
     clearCookie(deps, req, res, preSessionCookie);
@@ -59,8 +64,8 @@ export function authRoutes(deps: Deps): Router {
   router.get('/welcome/:token', async (req, res) => {
     const token = req.params.token as string;
     const user = await findLink(deps, token);
-    if (!user) return sendHtml(res, 404, linkInvalidPage(nonce(res)));
-    sendHtml(res, 200, setPasswordPage(nonce(res), csrfTokenFor(deps, req, res), token, user));
+    if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res)));
+    sendHtml(res, 200, setPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user));
   });
 
   router.post('/welcome/:token', async (req, res) => {
@@ -68,11 +73,11 @@ export function authRoutes(deps: Deps): Router {
     const result = await acceptLink(deps, token, bodyOf(req).password ?? '');
     if (!result.ok) {
       const user = await findLink(deps, token);
-      if (!user) return sendHtml(res, 404, linkInvalidPage(nonce(res)));
+      if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res)));
       return sendHtml(
         res,
         400,
-        setPasswordPage(nonce(res), csrfTokenFor(deps, req, res), token, user, result.problem),
+        setPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user, result.problem),
       );
     }
     req.context.dashboardUserId = result.user.id;

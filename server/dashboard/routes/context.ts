@@ -5,7 +5,9 @@ import { ApiError } from '../../domain/errors.js';
 import type { DashboardRole, Mode } from '../../storage/rows.js';
 import { can, type Permission } from '../auth.js';
 import { type Html, html } from '../html.js';
-import { type PageContext, page, plainPage } from '../views/layout.js';
+import { errorText, refusal, translatorOf } from '../i18n.js';
+import { label } from '../views/components.js';
+import { type PageContext, type PlainContext, page, plainPage } from '../views/layout.js';
 
 export type Query = Record<string, string | undefined>;
 
@@ -56,6 +58,8 @@ async function contextFor(
     user: signedIn.user,
     accountName: signedIn.account.name,
     section,
+    t: translatorOf(res),
+    path: req.originalUrl,
     flash,
   };
 }
@@ -94,22 +98,31 @@ async function redirectWithFlash(
   res.redirect(303, to);
 }
 
+/** What a page without a session needs: its nonce, language and the path it was asked at. */
+export function plainContext(req: Request, res: Response): PlainContext {
+  return { nonce: res.locals.nonce as string, t: translatorOf(res), path: req.originalUrl };
+}
+
 /**
  * The one place an error becomes a page: not found (also for another account's ids), not
  * allowed, bad input, our failure. Its code goes to the call log, as the API's do.
  */
 export function renderErrorPage(req: Request, res: Response, error: ApiError): void {
   req.context.errorCode = error.code;
-  const { status, message } = error;
-  const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something is wrong';
-  const back = req.dashboard ? html`<p><a href="/dashboard">Back to the dashboard</a></p>` : '';
-  sendHtml(res, status, plainPage(res.locals.nonce as string, title, html`<p>${message}</p>${back}`));
+  const pc = plainContext(req, res);
+  const { t } = pc;
+  const { status } = error;
+  const title = t.t(status === 404 ? 'error.notFound' : status === 403 ? 'error.notAllowed' : 'error.other');
+  const back = req.dashboard ? html`<p><a href="/dashboard">${t.t('error.back')}</a></p>` : '';
+  sendHtml(res, status, plainPage(pc, title, html`<p>${errorText(t, error)}</p>${back}`));
 }
 
-export function requirePermission(req: Request, permission: Permission): void {
+export function requirePermission(req: Request, res: Response, permission: Permission): void {
   const user = req.dashboard?.user;
   if (!user || !can(user.role, permission)) {
-    throw notAllowed(`Your role (${user?.role ?? 'none'}) does not allow this. Ask an owner.`);
+    const t = translatorOf(res);
+    const denied = notAllowed(t.t('error.role', { role: user ? label(t, 'role', user.role) : '-' }));
+    throw refusal(denied.status, denied.code, denied.message);
   }
 }
 
@@ -138,7 +151,7 @@ export async function act(
     if (err instanceof ApiError) {
       if (err.status === 404 || err.status === 403) return renderErrorPage(req, res, err);
       req.context.errorCode = err.code;
-      return redirectWithFlash(deps, req, res, back, 'error', err.message);
+      return redirectWithFlash(deps, req, res, back, 'error', errorText(translatorOf(res), err));
     }
     throw err;
   }

@@ -8,6 +8,7 @@ import {
   rotateKeyById,
 } from '../../domain/dashboard-keys.js';
 import type { ApiKeyRow, Mode } from '../../storage/rows.js';
+import { translatorOf } from '../i18n.js';
 import { keysView } from '../views/keys.js';
 import { base } from '../views/layout.js';
 import { act, bodyOf, callerOf, render, requirePermission, roleOf } from './context.js';
@@ -30,14 +31,20 @@ export function keyRoutes(deps: Deps, mode: Mode): Router {
     const keys = await listAccountKeys(deps, await callerOf(deps, req, mode), role);
     const apiUser = req.dashboard?.account.api_user ?? '';
     if (created) res.set('Cache-Control', 'no-store');
-    await render(deps, req, res, mode, '/keys', created ? 'API key created' : 'API keys', (ctx) =>
-      keysView(ctx, apiUser, keys, deps.clock.now(), keyRolesFor(role), created),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      '/keys',
+      translatorOf(res).t(created ? 'keys.createdTitle' : 'keys.title'),
+      (ctx) => keysView(ctx, apiUser, keys, deps.clock.now(), keyRolesFor(role), created),
     );
   };
 
   router.get('/keys', async (req, res) => {
     await act(deps, req, res, back, async () => {
-      requirePermission(req, 'keys');
+      requirePermission(req, res, 'keys');
       await keysPage(req, res);
       return undefined;
     });
@@ -45,7 +52,7 @@ export function keyRoutes(deps: Deps, mode: Mode): Router {
 
   router.post('/keys', async (req, res) => {
     await act(deps, req, res, back, async () => {
-      requirePermission(req, 'keys');
+      requirePermission(req, res, 'keys');
       const caller = await callerOf(deps, req, mode);
       const creation = await createAccountKey(deps, caller, roleOf(req), bodyOf(req).role ?? '');
       await keysPage(req, res, { secret: creation.secretKey });
@@ -55,7 +62,7 @@ export function keyRoutes(deps: Deps, mode: Mode): Router {
 
   router.post('/keys/:id/rotate', async (req, res) => {
     await act(deps, req, res, back, async () => {
-      requirePermission(req, 'keys');
+      requirePermission(req, res, 'keys');
       const caller = await callerOf(deps, req, mode);
       const grace = Number(bodyOf(req).grace_period_seconds ?? '0');
       const rotation = await rotateKeyById(deps, caller, roleOf(req), req.params.id as string, grace);
@@ -66,10 +73,10 @@ export function keyRoutes(deps: Deps, mode: Mode): Router {
 
   router.post('/keys/:id/revoke', async (req, res) => {
     await act(deps, req, res, back, async () => {
-      requirePermission(req, 'keys');
+      requirePermission(req, res, 'keys');
       const caller = await callerOf(deps, req, mode);
       const key = await revokeKeyById(deps, caller, roleOf(req), req.params.id as string);
-      return `Key …${key.last4} is revoked: calls with it now fail.`;
+      return translatorOf(res).t('keys.revoked', { last4: key.last4 });
     });
   });
 

@@ -5,6 +5,7 @@ import { listUsers } from '../../domain/dashboard-users.js';
 import { listLogs } from '../../domain/logs.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
+import { translatorOf } from '../i18n.js';
 import { logsView } from '../views/logs.js';
 import { callerOf, pageRequest, queryOf, render } from './context.js';
 import { logQuery } from './list-queries.js';
@@ -20,15 +21,22 @@ export function logRoutes(deps: Deps, mode: Mode): Router {
 
   router.get('/logs', async (req, res) => {
     const query = queryOf(req);
-    const result = await listLogs(deps, await callerOf(deps, req, mode), logQuery(query), pageRequest(query));
+    const result = await listLogs(
+      deps,
+      await callerOf(deps, req, mode),
+      logQuery(query, translatorOf(res).timeZone),
+      pageRequest(query),
+    );
     const emails = await emailsOf(deps, req);
-    await render(deps, req, res, mode, '/logs', 'Call logs', (ctx) => logsView(ctx, query, result, emails));
+    await render(deps, req, res, mode, '/logs', translatorOf(res).t('logs.title'), (ctx) =>
+      logsView(ctx, query, result, emails),
+    );
   });
 
   router.get('/logs.csv', async (req, res) => {
     const query = queryOf(req);
     const caller: Caller = await callerOf(deps, req, mode);
-    const filters = logQuery(query);
+    const filters = logQuery(query, translatorOf(res).timeZone);
     const emails = await emailsOf(deps, req);
     await sendCsv(
       res,

@@ -2,14 +2,15 @@ import { Router } from 'express';
 import { iterateLedger } from '../../domain/balance.js';
 import { iso } from '../../domain/clock.js';
 import type { Deps } from '../../domain/context.js';
-import { movementTimeline, overview } from '../../domain/dashboard-views.js';
-import { ApiError } from '../../domain/errors.js';
+import { movementTimeline, overview, searchMovements } from '../../domain/dashboard-views.js';
 import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
+import { refusal, translatorOf } from '../i18n.js';
 import { amountField } from '../input.js';
+import { label } from '../views/components.js';
 import { base } from '../views/layout.js';
 import {
   overviewView,
@@ -17,6 +18,7 @@ import {
   paymentsView,
   payoutDetail,
   payoutsView,
+  searchView,
   topupDetail,
   topupsView,
 } from '../views/money.js';
@@ -29,6 +31,7 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
 
   paymentPages(router, deps, mode);
   movementPages(router, deps, mode);
+  searchPage(router, deps, mode);
   return router;
 }
 
@@ -36,7 +39,9 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
 function paymentPages(router: Router, deps: Deps, mode: Mode): void {
   router.get('/', async (req, res) => {
     const data = await overview(deps, await callerOf(deps, req, mode));
-    await render(deps, req, res, mode, '', 'Overview', (ctx) => overviewView(ctx, data));
+    await render(deps, req, res, mode, '', translatorOf(res).t('overview.title'), (ctx) =>
+      overviewView(ctx, data),
+    );
   });
 
   router.get('/payments', async (req, res) => {
@@ -44,10 +49,12 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
     const result = await listPayments(
       deps,
       await callerOf(deps, req, mode),
-      paymentQuery(query),
+      paymentQuery(query, translatorOf(res).timeZone),
       pageRequest(query),
     );
-    await render(deps, req, res, mode, '/payments', 'Payments', (ctx) => paymentsView(ctx, query, result));
+    await render(deps, req, res, mode, '/payments', translatorOf(res).t('payments.title'), (ctx) =>
+      paymentsView(ctx, query, result),
+    );
   });
 
   router.get('/payments/:id', async (req, res) => {
@@ -57,23 +64,34 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
       movementTimeline(deps, caller, payment.id),
       listPayouts(deps, caller, { payment_id: payment.id }, { limit: 100 }),
     ]);
-    await render(deps, req, res, mode, `/payments/${payment.id}`, `Payment ${payment.id}`, (ctx) =>
-      paymentDetail(ctx, payment, timeline, refunds.items),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/payments/${payment.id}`,
+      translatorOf(res).t('payments.one', { id: payment.id }),
+      (ctx) => paymentDetail(ctx, payment, timeline, refunds.items),
     );
   });
 
   router.post('/payments/:id/refund', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${base(mode)}/payments/${id}`, async () => {
-      requirePermission(req, 'refund');
+      requirePermission(req, res, 'refund');
       const body = bodyOf(req);
-      const amount = amountField(body.amount);
+      const amount = amountField(translatorOf(res), body.amount);
       const refund = await createRefund(deps, await callerOf(deps, req, mode), {
         payment_id: id,
         ...(amount !== undefined ? { amount } : {}),
         ...(body.reference ? { reference: body.reference } : {}),
       });
-      return `Refund ${refund.id} of ${refund.amount} ${refund.currency} is ${refund.status}.`;
+      const t = translatorOf(res);
+      return t.t('refund.done', {
+        id: refund.id,
+        amount: t.money(refund.amount, refund.currency),
+        status: label(t, 'status', refund.status),
+      });
     });
   });
 }
@@ -86,12 +104,18 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
       const result = await listPayouts(
         deps,
         await callerOf(deps, req, mode),
-        payoutQuery(query, refunds),
+        payoutQuery(query, refunds, translatorOf(res).timeZone),
         pageRequest(query),
       );
       const section = refunds ? '/refunds' : '/payouts';
-      await render(deps, req, res, mode, section, refunds ? 'Refunds' : 'Payouts', (ctx) =>
-        payoutsView(ctx, query, result, refunds),
+      await render(
+        deps,
+        req,
+        res,
+        mode,
+        section,
+        translatorOf(res).t(refunds ? 'refunds.title' : 'payouts.title'),
+        (ctx) => payoutsView(ctx, query, result, refunds),
       );
     };
   router.get('/payouts', payoutList(false));
@@ -101,8 +125,14 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
     const caller = await callerOf(deps, req, mode);
     const payout = await getPayout(deps, caller, req.params.id as string);
     const timeline = await movementTimeline(deps, caller, payout.id);
-    await render(deps, req, res, mode, `/payouts/${payout.id}`, `Payout ${payout.id}`, (ctx) =>
-      payoutDetail(ctx, payout, timeline),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/payouts/${payout.id}`,
+      translatorOf(res).t('payouts.one', { id: payout.id }),
+      (ctx) => payoutDetail(ctx, payout, timeline),
     );
   });
 
@@ -111,26 +141,34 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
     const result = await listTopups(
       deps,
       await callerOf(deps, req, mode),
-      topupQuery(query),
+      topupQuery(query, translatorOf(res).timeZone),
       pageRequest(query),
     );
-    await render(deps, req, res, mode, '/topups', 'Top-ups', (ctx) => topupsView(ctx, query, result));
+    await render(deps, req, res, mode, '/topups', translatorOf(res).t('topups.title'), (ctx) =>
+      topupsView(ctx, query, result),
+    );
   });
 
   router.get('/topups/:id', async (req, res) => {
     const caller = await callerOf(deps, req, mode);
     const topup = await getTopup(deps, caller, req.params.id as string);
     const timeline = await movementTimeline(deps, caller, topup.id);
-    await render(deps, req, res, mode, `/topups/${topup.id}`, `Top-up ${topup.id}`, (ctx) =>
-      topupDetail(ctx, topup, timeline),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/topups/${topup.id}`,
+      translatorOf(res).t('topups.one', { id: topup.id }),
+      (ctx) => topupDetail(ctx, topup, timeline),
     );
   });
 
   // The API's balance report (GET /reports/balance-transactions), from the page.
   router.get('/reports/balance-transactions.csv', async (req, res) => {
-    const range = dateRange(queryOf(req));
+    const range = dateRange(queryOf(req), translatorOf(res).timeZone);
     if (range.created_gte === undefined || range.created_lt === undefined) {
-      throw new ApiError(400, 'invalid_parameter', 'Choose the first and last day of the report.', {
+      throw refusal(400, 'invalid_parameter', translatorOf(res).t('error.reportDays'), {
         param: range.created_gte === undefined ? 'from' : 'to',
       });
     }
@@ -159,4 +197,30 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
       })(),
     );
   });
+}
+
+/**
+ * The search box of every page: an id, a reference or a phone number. One movement found opens
+ * it; several are listed by kind.
+ */
+function searchPage(router: Router, deps: Deps, mode: Mode): void {
+  router.get('/search', async (req, res) => {
+    const q = queryOf(req).q ?? '';
+    const found = await searchMovements(deps, await callerOf(deps, req, mode), q);
+    const only = found.named ?? onlyOne(found);
+    if (only) return res.redirect(303, `${base(mode)}/${only.kind}/${only.id}`);
+    const t = translatorOf(res);
+    await render(deps, req, res, mode, '/search', t.t('search.title', { q: found.q }), (ctx) =>
+      searchView(ctx, found),
+    );
+  });
+}
+
+function onlyOne(found: Awaited<ReturnType<typeof searchMovements>>) {
+  const all = [
+    ...found.payments.map((p) => ({ kind: 'payments' as const, id: p.id })),
+    ...found.payouts.map((p) => ({ kind: 'payouts' as const, id: p.id })),
+    ...found.topups.map((p) => ({ kind: 'topups' as const, id: p.id })),
+  ];
+  return all.length === 1 ? all[0] : undefined;
 }

@@ -3,9 +3,9 @@ import { eventNameValues } from '../../../generated/openapi.js';
 import type { Deps } from '../../domain/context.js';
 import { endpointDeliveries } from '../../domain/dashboard-views.js';
 import { sendTestEvent } from '../../domain/dashboard-webhooks.js';
-import { ApiError } from '../../domain/errors.js';
 import * as webhooks from '../../domain/webhooks.js';
 import type { Mode } from '../../storage/rows.js';
+import { refusal, translatorOf } from '../i18n.js';
 import { descriptionField, eventsField, webhookUrlField } from '../input.js';
 import { base } from '../views/layout.js';
 import { endpointsView, endpointView } from '../views/webhooks.js';
@@ -28,24 +28,32 @@ function endpointPages(router: Router, deps: Deps, mode: Mode): void {
       await callerOf(deps, req, mode),
       pageRequest(queryOf(req)),
     );
-    await render(deps, req, res, mode, '/webhooks', 'Webhook endpoints', (ctx) => endpointsView(ctx, result));
+    await render(deps, req, res, mode, '/webhooks', translatorOf(res).t('webhooks.title'), (ctx) =>
+      endpointsView(ctx, result),
+    );
   });
 
   router.post('/webhooks', async (req, res) => {
     await act(deps, req, res, list, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const body = bodyOf(req);
       const caller = await callerOf(deps, req, mode);
-      const description = descriptionField(body.description);
-      const events = eventsField(body.events);
+      const description = descriptionField(translatorOf(res), body.description);
+      const events = eventsField(translatorOf(res), body.events);
       const endpoint = await webhooks.createWebhookEndpoint(deps, caller, {
-        url: webhookUrlField(body.url),
+        url: webhookUrlField(translatorOf(res), body.url),
         ...(description ? { description } : {}),
         ...(events ? { events } : {}),
       });
       const deliveries = await endpointDeliveries(deps, caller, endpoint.id, { limit: 20 });
-      await render(deps, req, res, mode, `/webhooks/${endpoint.id}`, 'Endpoint added', (ctx) =>
-        endpointView(ctx, endpoint, deliveries, {}, endpoint.secret),
+      await render(
+        deps,
+        req,
+        res,
+        mode,
+        `/webhooks/${endpoint.id}`,
+        translatorOf(res).t('webhooks.addedTitle'),
+        (ctx) => endpointView(ctx, endpoint, deliveries, {}, endpoint.secret),
       );
       return undefined;
     });
@@ -56,25 +64,31 @@ function endpointPages(router: Router, deps: Deps, mode: Mode): void {
     const endpoint = await webhooks.getWebhookEndpoint(deps, caller, req.params.id as string);
     const query = queryOf(req);
     const deliveries = await endpointDeliveries(deps, caller, endpoint.id, pageRequest(query));
-    await render(deps, req, res, mode, `/webhooks/${endpoint.id}`, 'Webhook endpoint', (ctx) =>
-      endpointView(ctx, endpoint, deliveries, query),
+    await render(
+      deps,
+      req,
+      res,
+      mode,
+      `/webhooks/${endpoint.id}`,
+      translatorOf(res).t('webhooks.endpointTitle'),
+      (ctx) => endpointView(ctx, endpoint, deliveries, query),
     );
   });
 
   router.post('/webhooks/:id', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${list}/${id}`, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const body = bodyOf(req);
-      const events = eventsField(body.events);
+      const events = eventsField(translatorOf(res), body.events);
       await webhooks.updateWebhookEndpoint(deps, await callerOf(deps, req, mode), id, {
-        url: webhookUrlField(body.url),
-        description: descriptionField(body.description) ?? null,
+        url: webhookUrlField(translatorOf(res), body.url),
+        description: descriptionField(translatorOf(res), body.description) ?? null,
         // None ticked means all events, as at creation; the API's update cannot clear the list,
         // so it names every event there is.
         events: events ?? [...eventNameValues],
       });
-      return 'Endpoint saved.';
+      return translatorOf(res).t('webhooks.saved');
     });
   });
 }
@@ -85,25 +99,31 @@ function endpointActions(router: Router, deps: Deps, mode: Mode): void {
   router.post('/webhooks/:id/status', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${list}/${id}`, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const status = bodyOf(req).status;
       if (status !== 'enabled' && status !== 'disabled') {
-        throw new ApiError(400, 'invalid_field', 'Unknown status.', { param: 'status' });
+        throw refusal(400, 'invalid_field', translatorOf(res).t('error.unknownStatus'), { param: 'status' });
       }
       await webhooks.updateWebhookEndpoint(deps, await callerOf(deps, req, mode), id, { status });
-      return status === 'enabled' ? 'Endpoint enabled.' : 'Endpoint disabled: no event is sent to it.';
+      return translatorOf(res).t(status === 'enabled' ? 'webhooks.enabled' : 'webhooks.disabled');
     });
   });
 
   router.post('/webhooks/:id/rotate-secret', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${list}/${id}`, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const caller = await callerOf(deps, req, mode);
       const endpoint = await webhooks.rotateWebhookEndpointSecret(deps, caller, id);
       const deliveries = await endpointDeliveries(deps, caller, id, { limit: 20 });
-      await render(deps, req, res, mode, `/webhooks/${id}`, 'Signing secret rotated', (ctx) =>
-        endpointView(ctx, endpoint, deliveries, {}, endpoint.secret),
+      await render(
+        deps,
+        req,
+        res,
+        mode,
+        `/webhooks/${id}`,
+        translatorOf(res).t('webhooks.rotatedTitle'),
+        (ctx) => endpointView(ctx, endpoint, deliveries, {}, endpoint.secret),
       );
       return undefined;
     });
@@ -112,22 +132,30 @@ function endpointActions(router: Router, deps: Deps, mode: Mode): void {
   router.post('/webhooks/:id/test', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, `${list}/${id}`, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const result = await sendTestEvent(deps, await callerOf(deps, req, mode), id);
       if (!result.ok) {
         // The endpoint, not this service, failed: the contract has no code of its own for that.
-        throw new ApiError(502, 'service_unavailable', `The test event was not delivered: ${result.error}`);
+        throw refusal(
+          502,
+          'service_unavailable',
+          translatorOf(res).t('webhooks.testFailed', { error: result.error }),
+        );
       }
-      return `Test event ${result.eventId} delivered: the endpoint answered HTTP ${result.status} in ${result.durationMs} ms.`;
+      return translatorOf(res).t('webhooks.testDelivered', {
+        id: result.eventId,
+        status: String(result.status),
+        ms: result.durationMs,
+      });
     });
   });
 
   router.post('/webhooks/:id/delete', async (req, res) => {
     const id = req.params.id as string;
     await act(deps, req, res, list, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       await webhooks.deleteWebhookEndpoint(deps, await callerOf(deps, req, mode), id);
-      return 'Endpoint deleted; deliveries still queued for it were cancelled.';
+      return translatorOf(res).t('webhooks.deleted');
     });
   });
 
@@ -135,14 +163,14 @@ function endpointActions(router: Router, deps: Deps, mode: Mode): void {
     const body = bodyOf(req);
     const back = body.back?.startsWith(`${base(mode)}/`) ? body.back : list;
     await act(deps, req, res, back, async () => {
-      requirePermission(req, 'webhooks');
+      requirePermission(req, res, 'webhooks');
       const deliveries = await webhooks.resendEvent(
         deps,
         await callerOf(deps, req, mode),
         req.params.id as string,
         body.endpoint_id || undefined,
       );
-      return `Resend queued (${deliveries.length} delivery).`;
+      return translatorOf(res).t('deliveries.resendQueued', { count: deliveries.length });
     });
   });
 }

@@ -1,46 +1,59 @@
+import type { Translator } from '../../i18n/translator.js';
 import type { DashboardUserRow } from '../../storage/rows.js';
-import { roleDescriptions } from '../auth.js';
 import { type Html, html } from '../html.js';
-import { table, when } from './components.js';
-import { csrfInput, type PageContext, plainPage } from './layout.js';
+import { th } from '../i18n.js';
+import { label, table, when } from './components.js';
+import { csrfInput, type PageContext, type PlainContext, plainPage } from './layout.js';
 
-export function signInPage(nonce: string, csrf: string, error?: string, email = ''): string {
+/** The domain's words about a password or a link, in the page's language. */
+function passwordProblem(t: Translator, problem: string): string {
+  const min = /^Use at least (\d+) characters\.$/.exec(problem)?.[1];
+  if (min) return t.t('error.passwordShort', { min: Number(min) });
+  if (problem === 'Use at most 200 characters.') return t.t('error.passwordLong');
+  if (problem.startsWith('This password is one of the most common')) return t.t('error.passwordCommon');
+  return t.t('error.linkUsed');
+}
+
+export function signInPage(pc: PlainContext, csrf: string, error?: string, email = ''): string {
+  const { t } = pc;
   return plainPage(
-    nonce,
-    'Sign in to the dashboard',
+    pc,
+    t.t('signIn.title'),
     html`${error ? html`<p class="flash flash-error" role="alert" id="sign-in-error">${error}</p>` : ''}
 <form method="post" action="/dashboard/sign-in" class="card">${csrfInput(csrf)}
-<div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
-<div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
-<button type="submit">Sign in</button></form>
-<p class="muted">No account yet? An owner invites you, or an operator runs <code>npm run admin -- create-user</code>.</p>`,
+<div class="field"><label for="email">${t.t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
+<div class="field"><label for="password">${t.t('signIn.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+<button type="submit">${t.t('signIn.submit')}</button></form>
+<p class="muted">${th(t, 'signIn.noAccount', { command: html`<code>npm run admin -- create-user</code>` })}</p>`,
   );
 }
 
 export function setPasswordPage(
-  nonce: string,
+  pc: PlainContext,
   csrf: string,
   token: string,
   user: DashboardUserRow,
   error?: string,
 ): string {
+  const { t } = pc;
   return plainPage(
-    nonce,
-    'Choose your password',
-    html`${error ? html`<p class="flash flash-error" role="alert">${error}</p>` : ''}
+    pc,
+    t.t('setPassword.title'),
+    html`${error ? html`<p class="flash flash-error" role="alert">${passwordProblem(t, error)}</p>` : ''}
 <form method="post" action="/dashboard/welcome/${token}" class="card">${csrfInput(csrf)}
-<p>Signing in as <strong>${user.email}</strong> (${user.role}).</p>
+<p>${th(t, 'setPassword.as', { email: html`<strong>${user.email}</strong>`, role: label(t, 'role', user.role) })}</p>
 <input type="hidden" name="username" autocomplete="username" value="${user.email}">
-<div class="field"><label for="new-password">New password (at least 10 characters)</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
-<button type="submit">Set password and sign in</button></form>`,
+<div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
+<button type="submit">${t.t('setPassword.submit')}</button></form>`,
   );
 }
 
-export function linkInvalidPage(nonce: string): string {
+export function linkInvalidPage(pc: PlainContext): string {
+  const { t } = pc;
   return plainPage(
-    nonce,
-    'This link no longer works',
-    html`<p>It has expired or was already used. Ask an owner of the account for a new invitation.</p><p><a href="/dashboard/sign-in">Sign in</a></p>`,
+    pc,
+    t.t('linkInvalid.title'),
+    html`<p>${t.t('linkInvalid.body')}</p><p><a href="/dashboard/sign-in">${t.t('signIn.submit')}</a></p>`,
   );
 }
 
@@ -50,24 +63,25 @@ export function usersView(
   publicUrl: string,
   invited?: { email: string; token: string },
 ): Html {
+  const { t } = ctx;
   const rows = users.map(
     (u) =>
-      html`<tr><td>${u.email}</td><td>${u.role}</td><td>${u.password_hash ? 'active' : 'invited'}</td><td>${when(u.created_at)}</td></tr>`,
+      html`<tr><td>${u.email}</td><td>${label(t, 'role', u.role)}</td><td>${label(t, 'status', u.password_hash ? 'active' : 'invited')}</td><td>${when(t, u.created_at)}</td></tr>`,
   );
   const link = invited ? `${publicUrl}/dashboard/welcome/${invited.token}` : '';
   return html`${
     invited
-      ? html`<div class="secret" role="status"><p><strong>Invitation for ${invited.email}.</strong> No email is sent: give them this link (it works once, for 7 days).</p>
-<label for="invite-link">Invitation link</label><input id="invite-link" readonly value="${link}"><p><button type="button" data-copy="invite-link" hidden>Copy</button></p></div>`
+      ? html`<div class="secret" role="status"><p><strong>${t.t('users.invitation', { email: invited.email })}</strong> ${t.t('users.invitationNote')}</p>
+<label for="invite-link">${t.t('users.invitationLink')}</label><input id="invite-link" readonly value="${link}"><p><button type="button" data-copy="invite-link" hidden>${t.t('common.copy')}</button></p></div>`
       : ''
   }
-${table('Users', html`<tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Added</th></tr>`, rows)}
-<h2>Invite a user</h2>
+${table(t, t.t('users.title'), html`<tr><th scope="col">${t.t('col.email')}</th><th scope="col">${t.t('col.role')}</th><th scope="col">${t.t('users.state')}</th><th scope="col">${t.t('users.added')}</th></tr>`, rows)}
+<h2>${t.t('users.invite')}</h2>
 <form method="post" action="/dashboard/${ctx.mode}/users/invite" class="card">${csrfInput(ctx.csrf)}
-<div class="field"><label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required></div>
-<fieldset><legend>Role</legend>${(['owner', 'developer', 'viewer'] as const).map(
+<div class="field"><label for="invite-email">${t.t('col.email')}</label><input id="invite-email" name="email" type="email" required></div>
+<fieldset><legend>${t.t('col.role')}</legend>${(['owner', 'developer', 'viewer'] as const).map(
     (role) =>
-      html`<label class="check"><input type="radio" name="role" value="${role}"${role === 'developer' ? html` checked` : ''}> ${roleDescriptions[role]}</label>`,
+      html`<label class="check"><input type="radio" name="role" value="${role}"${role === 'developer' ? html` checked` : ''}> ${t.t(`roleDescription.${role}`)}</label>`,
   )}</fieldset>
-<button type="submit">Create invitation link</button></form>`;
+<button type="submit">${t.t('users.submit')}</button></form>`;
 }

@@ -1,6 +1,7 @@
 import type { DailyVolume } from '../../domain/dashboard-views.js';
+import type { Translator } from '../../i18n/translator.js';
 import { type Html, html } from '../html.js';
-import { money } from './components.js';
+import { th } from '../i18n.js';
 
 const colours = { payments: '#0b5cad', payouts: '#9c5f00' };
 
@@ -9,7 +10,7 @@ const colours = { payments: '#0b5cad', payouts: '#9c5f00' };
  * pair of bars per day, each bar with its figure as a tooltip, and the totals in words for
  * screen readers. No script, no library.
  */
-export function volumeChart(currency: string, days: DailyVolume[]): Html {
+export function volumeChart(t: Translator, currency: string, days: DailyVolume[]): Html {
   const width = 720;
   const height = 220;
   const top = 10;
@@ -18,29 +19,35 @@ export function volumeChart(currency: string, days: DailyVolume[]): Html {
   const slot = width / days.length;
   const barWidth = Math.max(2, slot / 2 - 2);
   const scale = (value: number) => ((height - top - bottom) * value) / max;
-  const totalIn = days.reduce((sum, d) => sum + d.payments, 0);
-  const totalOut = days.reduce((sum, d) => sum + d.payouts, 0);
+  const received = t.money(
+    days.reduce((sum, d) => sum + d.payments, 0),
+    currency,
+  );
+  const paidOut = t.money(
+    days.reduce((sum, d) => sum + d.payouts, 0),
+    currency,
+  );
   const bars = days.map((d, i) => {
     const x = i * slot + 1;
-    const date = new Date(d.day).toISOString().slice(0, 10);
+    const date = t.shortDay(d.day);
     const pair = (['payments', 'payouts'] as const).map((kind, k) => {
       const h = scale(d[kind]);
-      return html`<rect x="${(x + k * (barWidth + 1)).toFixed(1)}" y="${(height - bottom - h).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="${colours[kind]}"><title>${date}: ${kind} ${money(d[kind], currency)}</title></rect>`;
+      return html`<rect x="${(x + k * (barWidth + 1)).toFixed(1)}" y="${(height - bottom - h).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="${colours[kind]}"><title>${t.t('chart.bar', { date, kind, amount: t.money(d[kind], currency) })}</title></rect>`;
     });
     const label =
       i % 7 === 0
-        ? html`<text x="${x.toFixed(1)}" y="${height - 6}" font-size="11" fill="#4a5568">${date.slice(5)}</text>`
+        ? html`<text x="${x.toFixed(1)}" y="${height - 6}" font-size="11" fill="#4a5568">${date}</text>`
         : '';
     return html`${pair}${label}`;
   });
   const id = `chart-${currency}`;
   return html`<figure class="chart card">
-<figcaption><strong>${currency}</strong>, last ${days.length} days · received ${money(totalIn, currency)}, paid out ${money(totalOut, currency)}</figcaption>
+<figcaption>${th(t, 'chart.caption', { currency: html`<strong>${currency}</strong>`, days: days.length, received, paidOut })}</figcaption>
 <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title" preserveAspectRatio="none">
-<title id="${id}-title">Daily volume in ${currency} over the last ${days.length} days: ${money(totalIn, currency)} received in payments, ${money(totalOut, currency)} sent in payouts.</title>
+<title id="${id}-title">${t.t('chart.title', { currency, days: days.length, received, paidOut })}</title>
 <line x1="0" y1="${height - bottom}" x2="${width}" y2="${height - bottom}" stroke="#7a869a"/>
 ${bars}
 </svg>
-<p class="legend"><span><span class="swatch swatch-payments"></span>Payments received</span><span><span class="swatch swatch-payouts"></span>Payouts sent</span></p>
+<p class="legend"><span><span class="swatch swatch-payments"></span>${t.t('chart.payments')}</span><span><span class="swatch swatch-payouts"></span>${t.t('chart.payouts')}</span></p>
 </figure>`;
 }

@@ -1,27 +1,43 @@
-import { formatAmount } from '../../checkout/format.js';
+import { type Translator, utcMinute } from '../../i18n/translator.js';
 import type { Page } from '../../storage/pagination.js';
 import { type Html, html } from '../html.js';
 
-export const money = (amount: number, currency: string) => formatAmount(amount, currency);
-
-/** Times in UTC, the same everywhere (the API's times are UTC too). */
-export function when(ms: number | null): Html | string {
+/**
+ * A time in the account's zone, in the page's language, with the UTC time on hover (its title)
+ * and in its machine-readable `datetime`.
+ */
+export function when(t: Translator, ms: number | null): Html | string {
   if (ms === null) return '';
-  const iso = new Date(ms).toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${new Date(ms).toISOString()}" title="${utcMinute(ms)}">${t.dateTime(ms)}</time>`;
 }
 
-export const badge = (status: string) => html`<span class="badge badge-${status}">${status}</span>`;
+/** A value read from the database (a status, a type) in the page's language; as stored if unknown. */
+export function label(
+  t: Translator,
+  prefix: 'status' | 'flow' | 'payoutType' | 'method' | 'ledger' | 'role',
+  value: string,
+): string {
+  const key = `${prefix}.${value}`;
+  return t.has(key) ? t.t(key) : value;
+}
+
+export const badge = (t: Translator, status: string) =>
+  html`<span class="badge badge-${status}">${label(t, 'status', status)}</span>`;
 
 /** A table that scrolls sideways on a phone instead of overflowing the page. */
-export function table(caption: string, head: Html, rows: Html[], empty = 'Nothing here yet.'): Html {
-  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+export function table(t: Translator, caption: string, head: Html, rows: Html[], empty?: string): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty ?? t.t('table.empty')}</p>`;
   return html`<div class="scroll" role="region" aria-label="${caption}" tabindex="0"><table>
 <thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** Next page and back to the first, keeping the filters: the API's cursor pagination. */
-export function pager(path: string, query: Record<string, string | undefined>, page: Page<unknown>): Html {
+export function pager(
+  t: Translator,
+  path: string,
+  query: Record<string, string | undefined>,
+  page: Page<unknown>,
+): Html {
   const kept = Object.entries(query).filter(
     (entry): entry is [string, string] => entry[0] !== 'cursor' && !!entry[1],
   );
@@ -29,21 +45,31 @@ export function pager(path: string, query: Record<string, string | undefined>, p
   const next = page.next_cursor
     ? new URLSearchParams([...kept, ['cursor', page.next_cursor]]).toString()
     : '';
-  return html`<nav class="pager" aria-label="Pages">${
-    query.cursor ? html`<a href="${path}${first ? `?${first}` : ''}">First page</a>` : ''
-  }${page.has_more ? html`<a href="${path}?${next}" rel="next">Next page</a>` : ''}</nav>`;
+  return html`<nav class="pager" aria-label="${t.t('pager.label')}">${
+    query.cursor ? html`<a href="${path}${first ? `?${first}` : ''}">${t.t('pager.first')}</a>` : ''
+  }${page.has_more ? html`<a href="${path}?${next}" rel="next">${t.t('pager.next')}</a>` : ''}</nav>`;
 }
 
 export interface FilterField {
   name: string;
   label: string;
-  /** Choices of a select; otherwise a text (or date) input. */
-  options?: readonly string[];
+  /** Choices of a select, with the words each is shown as; otherwise a text (or date) input. */
+  options?: ReadonlyArray<readonly [value: string, label: string]>;
   type?: 'text' | 'date';
+}
+
+/** The contract's values as a select's choices, each in the page's language. */
+export function choices(
+  t: Translator,
+  prefix: Parameters<typeof label>[1],
+  values: readonly string[],
+): Array<[string, string]> {
+  return values.map((value) => [value, label(t, prefix, value)]);
 }
 
 /** The API's filters as a GET form: works without JavaScript, the URL can be shared. */
 export function filters(
+  t: Translator,
   path: string,
   fields: FilterField[],
   query: Record<string, string | undefined>,
@@ -52,11 +78,20 @@ export function filters(
     const id = `filter-${field.name}`;
     const value = query[field.name] ?? '';
     const control = field.options
-      ? html`<select id="${id}" name="${field.name}"><option value="">Any</option>${field.options.map(
-          (option) => html`<option${option === value ? html` selected` : ''}>${option}</option>`,
+      ? html`<select id="${id}" name="${field.name}"><option value="">${t.t('filters.any')}</option>${field.options.map(
+          ([option, text]) =>
+            html`<option value="${option}"${option === value ? html` selected` : ''}>${text}</option>`,
         )}</select>`
       : html`<input id="${id}" name="${field.name}" type="${field.type ?? 'text'}" value="${value}">`;
     return html`<div><label for="${id}">${field.label}</label>${control}</div>`;
   });
-  return html`<form class="filters" method="get" action="${path}" role="search" aria-label="Filters">${inputs}<button type="submit">Filter</button><a href="${path}">Clear</a></form>`;
+  return html`<form class="filters" method="get" action="${path}" role="search" aria-label="${t.t('filters.label')}">${inputs}<button type="submit">${t.t('filters.submit')}</button><a href="${path}">${t.t('filters.clear')}</a></form>`;
+}
+
+/** The list's filters as the query of its CSV download. */
+export function csvHref(path: string, query: Record<string, string | undefined>): string {
+  const kept = new URLSearchParams(
+    Object.entries(query).filter((e): e is [string, string] => e[0] !== 'cursor' && !!e[1]),
+  ).toString();
+  return `${path}.csv${kept ? `?${kept}` : ''}`;
 }

@@ -1,22 +1,18 @@
 import { keyStatus } from '../../domain/accounts.js';
+import type { Translator } from '../../i18n/translator.js';
 import type { ApiKeyRow, KeyRole } from '../../storage/rows.js';
 import { type Html, html } from '../html.js';
+import { th } from '../i18n.js';
 import { badge, table, when } from './components.js';
 import { base, csrfInput, type PageContext, postButton } from './layout.js';
 import { secretBox } from './webhooks.js';
 
-const graces: Array<[seconds: number, label: string]> = [
-  [0, 'Now (old key stops at once)'],
-  [3600, 'In 1 hour'],
-  [86_400, 'In 24 hours'],
-  [7 * 86_400, 'In 7 days'],
+const graces = (t: Translator): Array<[seconds: number, label: string]> => [
+  [0, t.t('keys.graceNow')],
+  [3600, t.t('keys.graceHours', { n: 1 })],
+  [86_400, t.t('keys.graceHours', { n: 24 })],
+  [7 * 86_400, t.t('keys.graceDays', { n: 7 })],
 ];
-
-const roleLabels: Record<KeyRole, string> = {
-  full: 'Full: every operation, payouts and refunds included',
-  collect: 'Collect: payments and reading only',
-  read_only: 'Read only',
-};
 
 /**
  * The keys the user's role reaches (`roles`, server/domain/dashboard-keys.ts), each with its
@@ -31,45 +27,49 @@ export function keysView(
   roles: readonly KeyRole[],
   created?: { secret: string; previous?: ApiKeyRow },
 ): Html {
+  const { t } = ctx;
   const rows = keys.map((key) => {
     const status = keyStatus(key, now);
     const actions =
       status !== 'revoked'
         ? html`<div class="actions"><form method="post" action="${base(ctx.mode)}/keys/${key.id}/rotate">${csrfInput(ctx.csrf)}
-<label for="grace-${key.id}">Old key stops</label><select id="grace-${key.id}" name="grace_period_seconds">${graces.map(([s, label]) => html`<option value="${s}">${label}</option>`)}</select>
-<button type="submit">Rotate</button></form>
-${postButton(ctx, `${base(ctx.mode)}/keys/${key.id}/revoke`, 'Revoke now', { danger: true })}</div>`
+<label for="grace-${key.id}">${t.t('keys.oldKeyStops')}</label><select id="grace-${key.id}" name="grace_period_seconds">${graces(t).map(([s, label]) => html`<option value="${s}">${label}</option>`)}</select>
+<button type="submit">${t.t('keys.rotate')}</button></form>
+${postButton(ctx, `${base(ctx.mode)}/keys/${key.id}/revoke`, t.t('keys.revoke'), { danger: true })}</div>`
         : '';
-    return html`<tr><td><code class="nowrap">sk_${key.mode}_…${key.last4}</code><br><span class="muted mono">${key.id}</span></td><td>${key.role}</td><td>${badge(status)}</td><td class="hide-phone">${when(key.created_at)}</td><td>${key.revoked_at !== null ? when(key.revoked_at) : when(key.expires_at)}</td><td>${actions}</td></tr>`;
+    return html`<tr><td><code class="nowrap">sk_${key.mode}_…${key.last4}</code><br><span class="muted mono">${key.id}</span></td><td>${t.t(`keys.role.${key.role}`)}</td><td>${badge(t, status)}</td><td class="hide-phone">${when(t, key.created_at)}</td><td>${key.revoked_at !== null ? when(t, key.revoked_at) : when(t, key.expires_at)}</td><td>${actions}</td></tr>`;
   });
   return html`${
     created
       ? secretBox(
-          `New ${ctx.mode} secret key`,
+          t,
+          t.t('keys.newSecret', { mode: ctx.mode }),
           created.secret,
           'new-secret-key',
-          `Copy it now: it is shown only this once and stored hashed.${
-            created.previous === undefined
-              ? ''
-              : created.previous.revoked_at !== null
-                ? ' The previous key no longer works.'
-                : ' The previous key keeps working until its end shown below.'
-          }`,
+          t.t('keys.newSecretNote', {
+            previous:
+              created.previous === undefined
+                ? 'none'
+                : created.previous.revoked_at !== null
+                  ? 'revoked'
+                  : 'kept',
+          }),
         )
       : ''
   }
-<section class="card" aria-labelledby="api-user-title"><h2 id="api-user-title">API user</h2>
-<p>Send it in the <code>X-API-User</code> header with every call, beside your secret key.</p>
-<label for="api-user">API user</label><input id="api-user" readonly value="${apiUser}" size="40">
-<button type="button" data-copy="api-user" hidden>Copy</button></section>
-<h2>${ctx.mode === 'test' ? 'Test' : 'Live'} secret keys</h2>
-<p class="muted">Secret keys are stored hashed: only their last four characters can be shown. Creating or rotating shows the new key once; a rotated key keeps its role.</p>
+<section class="card" aria-labelledby="api-user-title"><h2 id="api-user-title">${t.t('keys.apiUser')}</h2>
+<p>${th(t, 'keys.apiUserHelp', { header: html`<code>X-API-User</code>` })}</p>
+<label for="api-user">${t.t('keys.apiUser')}</label><input id="api-user" readonly value="${apiUser}" size="40">
+<button type="button" data-copy="api-user" hidden>${t.t('common.copy')}</button></section>
+<h2>${t.t('keys.heading', { mode: ctx.mode })}</h2>
+<p class="muted">${t.t('keys.hashedNote')}</p>
 <form method="post" action="${base(ctx.mode)}/keys">${csrfInput(ctx.csrf)}
-<label for="key-role">Role of a new key</label><select id="key-role" name="role">${roles.map((role) => html`<option value="${role}">${roleLabels[role]}</option>`)}</select>
-<button type="submit">Create key</button></form>
+<label for="key-role">${t.t('keys.newRole')}</label><select id="key-role" name="role">${roles.map((role) => html`<option value="${role}">${t.t(`keys.roleLong.${role}`)}</option>`)}</select>
+<button type="submit">${t.t('keys.create')}</button></form>
 ${table(
-  'API keys',
-  html`<tr><th scope="col">Key</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col" class="hide-phone">Created</th><th scope="col">Ends</th><th scope="col"><span class="muted">Actions</span></th></tr>`,
+  t,
+  t.t('keys.title'),
+  html`<tr><th scope="col">${t.t('keys.key')}</th><th scope="col">${t.t('keys.roleColumn')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('col.created')}</th><th scope="col">${t.t('keys.ends')}</th><th scope="col"><span class="muted">${t.t('col.actions')}</span></th></tr>`,
   rows,
 )}`;
 }

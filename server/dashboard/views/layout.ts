@@ -1,3 +1,5 @@
+import type { MessageKey } from '../../i18n/en.js';
+import { languageNames, locales, type Translator } from '../../i18n/translator.js';
 import type { DashboardUserRow, Mode } from '../../storage/rows.js';
 import { can } from '../auth.js';
 import { csrfField } from '../csrf.js';
@@ -13,7 +15,18 @@ export interface PageContext {
   accountName: string;
   /** The path of the page inside the mode, e.g. `/payments`; keeps the mode switch on the same page. */
   section: string;
+  /** The page's language, number and time formats. */
+  t: Translator;
+  /** The page's own path and query, where the language switch comes back to. */
+  path: string;
   flash?: { kind: 'ok' | 'error'; text: string } | null;
+}
+
+/** What a page without a session needs: its nonce, language and path. */
+export interface PlainContext {
+  nonce: string;
+  t: Translator;
+  path: string;
 }
 
 export const base = (mode: Mode) => `/dashboard/${mode}`;
@@ -35,80 +48,87 @@ export function postButton(
   return html`<form method="post" action="${action}">${csrfInput(ctx.csrf)}${fields}<button type="submit" class="${cls}">${label}</button></form>`;
 }
 
-function document(nonce: string, title: string, body: Html): string {
+/** Links to the page in the other languages, each named in its own language. */
+function languageSwitch(pc: PlainContext): Html {
+  const others = locales.filter((locale) => locale !== pc.t.locale);
+  return html`<nav class="languages" aria-label="${pc.t.t('layout.language')}">${others.map(
+    (locale) =>
+      html`<a href="/dashboard/language/${locale}?back=${encodeURIComponent(pc.path)}" lang="${locale}" hreflang="${locale}" id="language-${locale}">${languageNames[locale]}</a>`,
+  )}</nav>`;
+}
+
+function document(pc: PlainContext, title: string, body: Html): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${pc.t.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${html`${title}`}</title>
-<style nonce="${nonce}">${styles}</style>
+<style nonce="${pc.nonce}">${styles}</style>
 </head>
-<body>
+<body data-copy-label="${html`${pc.t.t('common.copy')}`}" data-copied-label="${html`${pc.t.t('common.copied')}`}">
 ${body}
-<script nonce="${nonce}">${script}</script>
+<script nonce="${pc.nonce}">${script}</script>
 </body>
 </html>`;
 }
 
-const sections: Array<[path: string, label: string]> = [
-  ['', 'Overview'],
-  ['/payments', 'Payments'],
-  ['/payouts', 'Payouts'],
-  ['/topups', 'Top-ups'],
-  ['/refunds', 'Refunds'],
-  ['/bank-batches', 'Bank batches'],
-  ['/webhooks', 'Webhooks'],
-  ['/logs', 'Logs'],
+const sections: Array<[path: string, label: MessageKey]> = [
+  ['', 'nav.overview'],
+  ['/payments', 'nav.payments'],
+  ['/payouts', 'nav.payouts'],
+  ['/topups', 'nav.topups'],
+  ['/refunds', 'nav.refunds'],
+  ['/bank-batches', 'nav.bankBatches'],
+  ['/webhooks', 'nav.webhooks'],
+  ['/logs', 'nav.logs'],
 ];
 
 /** A signed-in page: the mode banner (impossible to miss), the user, the navigation, the content. */
 export function page(ctx: PageContext, title: string, content: Html): string {
+  const { t } = ctx;
   const other: Mode = ctx.mode === 'test' ? 'live' : 'test';
   const current = ctx.section.split('/').slice(0, 2).join('/');
   const nav = [
     ...sections.slice(0, -1),
-    ...(can(ctx.user.role, 'keys') ? ([['/keys', 'API keys']] as const) : []),
+    ...(can(ctx.user.role, 'keys') ? ([['/keys', 'nav.keys']] as const) : []),
     ...sections.slice(-1),
-    ...(can(ctx.user.role, 'users') ? ([['/users', 'Users']] as const) : []),
+    ...(can(ctx.user.role, 'users') ? ([['/users', 'nav.users']] as const) : []),
   ].map(
     ([path, label]) =>
-      html`<li><a href="${base(ctx.mode)}${path}"${current === path ? raw(' aria-current="page"') : ''}>${label}</a></li>`,
+      html`<li><a href="${base(ctx.mode)}${path}"${current === path ? raw(' aria-current="page"') : ''}>${t.t(label)}</a></li>`,
   );
-  const banner =
-    ctx.mode === 'test'
-      ? html`<span>TEST MODE · sandbox data, no real money moves</span>`
-      : html`<span>LIVE MODE · real customers, real money</span>`;
+  const banner = html`<span>${t.t(ctx.mode === 'test' ? 'layout.testBanner' : 'layout.liveBanner')}</span>`;
   const flash = ctx.flash
     ? html`<p class="flash flash-${ctx.flash.kind}" role="${ctx.flash.kind === 'error' ? 'alert' : 'status'}">${ctx.flash.text}</p>`
     : '';
-  const modeTitle = ctx.mode === 'test' ? 'TEST' : 'LIVE';
   return document(
-    ctx.nonce,
-    `[${modeTitle}] ${title} · Dashboard`,
-    html`<a class="skip" href="#content">Skip to content</a>
+    ctx,
+    t.t('layout.title', { mode: t.t('layout.modeTag', { mode: ctx.mode }), title }),
+    html`<a class="skip" href="#content">${t.t('layout.skip')}</a>
 <header>
-<div class="mode mode-${ctx.mode}" id="mode-banner" data-mode="${ctx.mode}">${banner}<a class="switch" href="${base(other)}${ctx.section}">Switch to ${other} mode</a></div>
+<div class="mode mode-${ctx.mode}" id="mode-banner" data-mode="${ctx.mode}">${banner}<a class="switch" href="${base(other)}${ctx.section}">${t.t('layout.switchMode', { mode: other })}</a></div>
 <div class="top"><strong>${ctx.accountName}</strong>
-<span class="who">${ctx.user.email} (${ctx.user.role})
-<form method="post" action="/dashboard/sign-out">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">Sign out</button></form></span></div>
-<nav aria-label="Sections"><ul>${nav}</ul></nav>
+<span class="who">${t.t('layout.who', { email: ctx.user.email, role: t.t(`role.${ctx.user.role}`) })}
+<form method="post" action="/dashboard/sign-out">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">${t.t('layout.signOut')}</button></form></span>${languageSwitch(ctx)}</div>
+<nav aria-label="${t.t('layout.sections')}"><ul>${nav}</ul></nav>
+<form class="search" method="get" action="${base(ctx.mode)}/search" role="search"><label for="search-q" class="visually-hidden">${t.t('search.label')}</label><input id="search-q" name="q" type="search" maxlength="100" placeholder="${t.t('search.placeholder')}" required><button type="submit" class="secondary">${t.t('search.submit')}</button></form>
 </header>
 <main id="content" tabindex="-1">
 <h1>${title}</h1>
 ${flash}
 ${content}
 </main>
-<footer><form method="post" action="/dashboard/sign-out-everywhere">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">Sign out on every device</button></form></footer>`,
+<footer><form method="post" action="/dashboard/sign-out-everywhere">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">${t.t('layout.signOutEverywhere')}</button></form></footer>`,
   );
 }
 
 /** Pages without a session: sign-in, setting a password, errors before sign-in. */
-export function plainPage(nonce: string, title: string, content: Html): string {
+export function plainPage(pc: PlainContext, title: string, content: Html): string {
   return document(
-    nonce,
-    `${title} · Dashboard`,
-    html`<main id="content" class="auth"><h1>${title}</h1>${content}</main>`,
+    pc,
+    pc.t.t('layout.plainTitle', { title }),
+    html`<main id="content" class="auth">${languageSwitch(pc)}<h1>${title}</h1>${content}</main>`,
   );
 }

@@ -2,21 +2,28 @@ import {
   pathsLogsGetParametersQueryMethodValues,
   pathsLogsGetParametersQueryStatus_classValues,
 } from '../../../generated/openapi.js';
+import type { Translator } from '../../i18n/translator.js';
 import type { Page } from '../../storage/pagination.js';
 import type { CallLogRow } from '../../storage/rows.js';
 import { type Html, html } from '../html.js';
-import { badge, filters, pager, table, when } from './components.js';
+import { badge, csvHref, type FilterField, filters, pager, table, when } from './components.js';
 import { base, type PageContext } from './layout.js';
 
-const logFilterFields = [
-  { name: 'method', label: 'Method', options: pathsLogsGetParametersQueryMethodValues },
-  { name: 'path', label: 'Path' },
-  { name: 'status', label: 'Status code' },
-  { name: 'status_class', label: 'Status class', options: pathsLogsGetParametersQueryStatus_classValues },
-  { name: 'error_code', label: 'Error code' },
-  { name: 'request_id', label: 'Request id' },
-  { name: 'from', label: 'From (UTC date)', type: 'date' as const },
-  { name: 'to', label: 'To (UTC date)', type: 'date' as const },
+const same = (values: readonly string[]) => values.map((v) => [v, v] as const);
+
+const logFilterFields = (t: Translator): FilterField[] => [
+  { name: 'method', label: t.t('logs.method'), options: same(pathsLogsGetParametersQueryMethodValues) },
+  { name: 'path', label: t.t('logs.path') },
+  { name: 'status', label: t.t('logs.statusCode') },
+  {
+    name: 'status_class',
+    label: t.t('logs.statusClass'),
+    options: same(pathsLogsGetParametersQueryStatus_classValues),
+  },
+  { name: 'error_code', label: t.t('logs.errorCode') },
+  { name: 'request_id', label: t.t('logs.requestId') },
+  { name: 'from', label: t.t('filters.from'), type: 'date' },
+  { name: 'to', label: t.t('filters.to'), type: 'date' },
 ];
 
 export function logsView(
@@ -25,20 +32,19 @@ export function logsView(
   result: Page<CallLogRow>,
   emails: Map<string, string>,
 ): Html {
+  const { t } = ctx;
   const path = `${base(ctx.mode)}/logs`;
-  const csvQuery = new URLSearchParams(
-    Object.entries(query).filter((e): e is [string, string] => e[0] !== 'cursor' && !!e[1]),
-  ).toString();
   const rows = result.items.map(
     (log) =>
-      html`<tr><td>${when(log.created_at)}</td><td>${log.method}</td><td><code>${log.path}</code></td><td>${badge(String(log.status))}</td><td class="num hide-phone">${log.duration_ms}</td><td class="hide-phone">${log.error_code ?? ''}</td><td>${log.user_id ? `${emails.get(log.user_id) ?? log.user_id} (dashboard)` : (log.key_id ?? '')}</td><td class="hide-phone"><code>${log.request_id}</code></td></tr>`,
+      html`<tr><td>${when(t, log.created_at)}</td><td>${log.method}</td><td><code>${log.path}</code></td><td>${badge(t, String(log.status))}</td><td class="num hide-phone">${log.duration_ms}</td><td class="hide-phone">${log.error_code ?? ''}</td><td>${log.user_id ? t.t('logs.dashboardUser', { email: emails.get(log.user_id) ?? log.user_id }) : (log.key_id ?? '')}</td><td class="hide-phone"><code>${log.request_id}</code></td></tr>`,
   );
-  return html`${filters(path, logFilterFields, query)}
-<p><a class="button secondary" id="download-logs" href="${path}.csv${csvQuery ? `?${csvQuery}` : ''}" download>Download these logs as CSV</a></p>
+  return html`${filters(t, path, logFilterFields(t), query)}
+<p><a class="button secondary" id="download-logs" href="${csvHref(path, query)}" download>${t.t('logs.download')}</a></p>
 ${table(
-  'Call logs',
-  html`<tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col" class="num hide-phone">ms</th><th scope="col" class="hide-phone">Error</th><th scope="col">Key or user</th><th scope="col" class="hide-phone">Request id</th></tr>`,
+  t,
+  t.t('logs.title'),
+  html`<tr><th scope="col">${t.t('col.time')}</th><th scope="col">${t.t('logs.method')}</th><th scope="col">${t.t('logs.path')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="num hide-phone">${t.t('logs.ms')}</th><th scope="col" class="hide-phone">${t.t('logs.error')}</th><th scope="col">${t.t('logs.keyOrUser')}</th><th scope="col" class="hide-phone">${t.t('logs.requestId')}</th></tr>`,
   rows,
-  'No call matches.',
-)}${pager(path, query, result)}`;
+  t.t('logs.empty'),
+)}${pager(t, path, query, result)}`;
 }

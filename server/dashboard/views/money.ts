@@ -5,6 +5,7 @@ import {
   payoutTypeValues,
 } from '../../../generated/openapi.js';
 import type { overview, TimelineEvent } from '../../domain/dashboard-views.js';
+import { dayOf, type Translator } from '../../i18n/translator.js';
 import type { Page } from '../../storage/pagination.js';
 import type {
   LedgerRow,
@@ -17,10 +18,12 @@ import type {
 } from '../../storage/rows.js';
 import { can } from '../auth.js';
 import { type Html, html } from '../html.js';
+import { th } from '../i18n.js';
 import { bankRecipient, payoutBatchFact } from './bank-batches.js';
 import { volumeChart } from './chart.js';
-import { badge, type FilterField, filters, money, pager, table, when } from './components.js';
+import { badge, choices, type FilterField, filters, label, pager, table, when } from './components.js';
 import { base, csrfInput, type PageContext } from './layout.js';
+import { attemptLine } from './webhooks.js';
 
 type Overview = Awaited<ReturnType<typeof overview>>;
 type Query = Record<string, string | undefined>;
@@ -29,73 +32,86 @@ const link = (ctx: PageContext, kind: string, id: string) =>
   html`<a href="${base(ctx.mode)}/${kind}/${id}"><code>${id}</code></a>`;
 
 function paymentRows(ctx: PageContext, rows: ListedPaymentRow[]): Html[] {
+  const { t } = ctx;
   return rows.map(
     (p) =>
-      html`<tr><td>${link(ctx, 'payments', p.id)}</td><td class="num">${money(p.amount, p.currency)}</td><td>${badge(p.status)}</td><td class="hide-phone">${p.flow}</td><td class="hide-phone">${p.customer_msisdn ?? ''}</td><td>${when(p.created_at)}</td></tr>`,
+      html`<tr><td>${link(ctx, 'payments', p.id)}</td><td class="num">${t.money(p.amount, p.currency)}</td><td>${badge(t, p.status)}</td><td class="hide-phone">${label(t, 'flow', p.flow)}</td><td class="hide-phone">${p.customer_msisdn ?? ''}</td><td>${when(t, p.created_at)}</td></tr>`,
   );
 }
-const paymentHead = html`<tr><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-phone">Flow</th><th scope="col" class="hide-phone">Customer</th><th scope="col">Created</th></tr>`;
+const paymentHead = (t: Translator) =>
+  html`<tr><th scope="col">${t.t('payments.payment')}</th><th scope="col" class="num">${t.t('col.amount')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('payments.flow')}</th><th scope="col" class="hide-phone">${t.t('payments.customer')}</th><th scope="col">${t.t('col.created')}</th></tr>`;
 
 function payoutRows(ctx: PageContext, rows: ListedPayoutRow[]): Html[] {
+  const { t } = ctx;
   return rows.map(
     (p) =>
-      html`<tr><td>${link(ctx, 'payouts', p.id)}</td><td class="num">${money(p.amount, p.currency)}</td><td>${badge(p.status)}</td><td class="hide-phone">${p.payout_type}</td><td class="hide-phone">${p.recipient_msisdn ?? p.recipient_wallet_id ?? ''}</td><td>${when(p.created_at)}</td></tr>`,
+      html`<tr><td>${link(ctx, 'payouts', p.id)}</td><td class="num">${t.money(p.amount, p.currency)}</td><td>${badge(t, p.status)}</td><td class="hide-phone">${label(t, 'payoutType', p.payout_type)}</td><td class="hide-phone">${p.recipient_msisdn ?? p.recipient_wallet_id ?? ''}</td><td>${when(t, p.created_at)}</td></tr>`,
   );
 }
-const payoutHead = html`<tr><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-phone">Type</th><th scope="col" class="hide-phone">Recipient</th><th scope="col">Created</th></tr>`;
+const payoutHead = (t: Translator) =>
+  html`<tr><th scope="col">${t.t('payouts.payout')}</th><th scope="col" class="num">${t.t('col.amount')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('col.type')}</th><th scope="col" class="hide-phone">${t.t('payouts.recipient')}</th><th scope="col">${t.t('col.created')}</th></tr>`;
 
 function topupRows(ctx: PageContext, rows: ListedTopupRow[]): Html[] {
+  const { t } = ctx;
   return rows.map(
-    (t) =>
-      html`<tr><td>${link(ctx, 'topups', t.id)}</td><td class="num">${money(t.amount, t.currency)}</td><td>${badge(t.status)}</td><td class="hide-phone">${t.payer_msisdn}</td><td>${when(t.created_at)}</td></tr>`,
+    (tu) =>
+      html`<tr><td>${link(ctx, 'topups', tu.id)}</td><td class="num">${t.money(tu.amount, tu.currency)}</td><td>${badge(t, tu.status)}</td><td class="hide-phone">${tu.payer_msisdn}</td><td>${when(t, tu.created_at)}</td></tr>`,
   );
 }
-const topupHead = html`<tr><th scope="col">Top-up</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-phone">Payer</th><th scope="col">Created</th></tr>`;
+const topupHead = (t: Translator) =>
+  html`<tr><th scope="col">${t.t('topups.topup')}</th><th scope="col" class="num">${t.t('col.amount')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('topups.payer')}</th><th scope="col">${t.t('col.created')}</th></tr>`;
+
+/** A day for a date input: `YYYY-MM-DD` in the account's zone. */
+const dayInput = (t: Translator, ms: number) => dayOf(ms, t.timeZone);
 
 export function overviewView(ctx: PageContext, data: Overview): Html {
+  const { t } = ctx;
   const balances = data.balances.map(
     (b) =>
-      html`<div class="card"><p class="muted">Main balance, ${b.currency}</p><p class="figure">${money(b.available, b.currency)}</p></div>`,
+      html`<div class="card"><p class="muted">${t.t('overview.balance', { currency: b.currency })}</p><p class="figure">${t.money(b.available, b.currency)}</p></div>`,
   );
-  const charts = [...data.volumes.entries()].map(([currency, days]) => volumeChart(currency, days));
+  const charts = [...data.volumes.entries()].map(([currency, days]) => volumeChart(t, currency, days));
   const failing = data.failingEndpoints.map(
     (e) =>
-      html`<tr><td><a href="${base(ctx.mode)}/webhooks/${e.id}">${e.url}</a></td><td class="num">${e.failing}</td><td>${e.last_error ?? ''}</td><td>${when(e.last_failure_at)}</td></tr>`,
+      html`<tr><td><a href="${base(ctx.mode)}/webhooks/${e.id}">${e.url}</a></td><td class="num">${e.failing}</td><td>${e.last_error ? html`<code>${e.last_error}</code>` : ''}</td><td>${when(t, e.last_failure_at)}</td></tr>`,
   );
-  return html`<section aria-labelledby="balances"><h2 id="balances">Balances</h2><div class="cards">${balances}</div></section>
-<section aria-labelledby="volumes"><h2 id="volumes">Volume, last 30 days</h2>${charts}</section>
-<section aria-labelledby="failing"><h2 id="failing">Failing webhook endpoints</h2>${table(
-    'Failing webhook endpoints',
-    html`<tr><th scope="col">Endpoint</th><th scope="col" class="num">Failing deliveries (7 days)</th><th scope="col">Last error</th><th scope="col">Last attempt</th></tr>`,
+  return html`<section aria-labelledby="balances"><h2 id="balances">${t.t('overview.balances')}</h2><div class="cards">${balances}</div></section>
+<section aria-labelledby="volumes"><h2 id="volumes">${t.t('overview.volume')}</h2>${charts}</section>
+<section aria-labelledby="failing"><h2 id="failing">${t.t('overview.failing')}</h2>${table(
+    t,
+    t.t('overview.failing'),
+    html`<tr><th scope="col">${t.t('overview.endpoint')}</th><th scope="col" class="num">${t.t('overview.failingCount')}</th><th scope="col">${t.t('overview.lastError')}</th><th scope="col">${t.t('overview.lastAttempt')}</th></tr>`,
     failing,
-    'No endpoint is failing.',
+    t.t('overview.noFailing'),
   )}</section>
-<section aria-labelledby="recent-payments"><h2 id="recent-payments">Recent payments</h2>${table('Recent payments', paymentHead, paymentRows(ctx, data.payments), 'No payment yet.')}<p><a href="${base(ctx.mode)}/payments">All payments</a></p></section>
-<section aria-labelledby="recent-payouts"><h2 id="recent-payouts">Recent payouts</h2>${table('Recent payouts', payoutHead, payoutRows(ctx, data.payouts), 'No payout yet.')}<p><a href="${base(ctx.mode)}/payouts">All payouts</a></p></section>
-<section aria-labelledby="report"><h2 id="report">Balance report (CSV)</h2>
+<section aria-labelledby="recent-payments"><h2 id="recent-payments">${t.t('overview.recentPayments')}</h2>${table(t, t.t('overview.recentPayments'), paymentHead(t), paymentRows(ctx, data.payments), t.t('overview.noPayment'))}<p><a href="${base(ctx.mode)}/payments">${t.t('overview.allPayments')}</a></p></section>
+<section aria-labelledby="recent-payouts"><h2 id="recent-payouts">${t.t('overview.recentPayouts')}</h2>${table(t, t.t('overview.recentPayouts'), payoutHead(t), payoutRows(ctx, data.payouts), t.t('overview.noPayout'))}<p><a href="${base(ctx.mode)}/payouts">${t.t('overview.allPayouts')}</a></p></section>
+<section aria-labelledby="report"><h2 id="report">${t.t('overview.report')}</h2>
 <form class="filters" method="get" action="${base(ctx.mode)}/reports/balance-transactions.csv">
-<div><label for="report-from">From (UTC date)</label><input id="report-from" name="from" type="date" required value="${new Date(data.now - 29 * 86_400_000).toISOString().slice(0, 10)}"></div>
-<div><label for="report-to">To (UTC date, included)</label><input id="report-to" name="to" type="date" required value="${new Date(data.now).toISOString().slice(0, 10)}"></div>
-<button type="submit" id="download-report">Download CSV</button></form></section>`;
+<div><label for="report-from">${t.t('filters.from')}</label><input id="report-from" name="from" type="date" required value="${dayInput(t, data.now - 29 * 86_400_000)}"></div>
+<div><label for="report-to">${t.t('filters.to')}</label><input id="report-to" name="to" type="date" required value="${dayInput(t, data.now)}"></div>
+<button type="submit" id="download-report">${t.t('overview.download')}</button></form></section>`;
 }
 
-const dateFilters: FilterField[] = [
-  { name: 'from', label: 'From (UTC date)', type: 'date' },
-  { name: 'to', label: 'To (UTC date)', type: 'date' },
+const dateFilters = (t: Translator): FilterField[] => [
+  { name: 'from', label: t.t('filters.from'), type: 'date' },
+  { name: 'to', label: t.t('filters.to'), type: 'date' },
 ];
 
 export function paymentsView(ctx: PageContext, query: Query, result: Page<ListedPaymentRow>): Html {
+  const { t } = ctx;
   const path = `${base(ctx.mode)}/payments`;
   return html`${filters(
+    t,
     path,
     [
-      { name: 'status', label: 'Status', options: paymentStatusValues },
-      { name: 'flow', label: 'Flow', options: paymentFlowValues },
-      { name: 'service_id', label: 'Service id' },
-      ...dateFilters,
+      { name: 'status', label: t.t('col.status'), options: choices(t, 'status', paymentStatusValues) },
+      { name: 'flow', label: t.t('payments.flow'), options: choices(t, 'flow', paymentFlowValues) },
+      { name: 'service_id', label: t.t('payments.serviceId') },
+      ...dateFilters(t),
     ],
     query,
-  )}${table('Payments', paymentHead, paymentRows(ctx, result.items), 'No payment matches.')}${pager(path, query, result)}`;
+  )}${table(t, t.t('payments.title'), paymentHead(t), paymentRows(ctx, result.items), t.t('payments.empty'))}${pager(t, path, query, result)}`;
 }
 
 export function payoutsView(
@@ -104,33 +120,45 @@ export function payoutsView(
   result: Page<ListedPayoutRow>,
   refunds: boolean,
 ): Html {
+  const { t } = ctx;
   const path = `${base(ctx.mode)}/${refunds ? 'refunds' : 'payouts'}`;
   const fields: FilterField[] = [
-    { name: 'status', label: 'Status', options: payoutStatusValues },
-    ...(refunds ? [] : [{ name: 'payout_type', label: 'Type', options: payoutTypeValues }]),
-    { name: 'payment_id', label: 'Payment id' },
-    ...(refunds ? [] : [{ name: 'bulk_id', label: 'Bulk id' }]),
-    ...dateFilters,
+    { name: 'status', label: t.t('col.status'), options: choices(t, 'status', payoutStatusValues) },
+    ...(refunds
+      ? []
+      : [
+          {
+            name: 'payout_type',
+            label: t.t('col.type'),
+            options: choices(t, 'payoutType', payoutTypeValues),
+          },
+        ]),
+    { name: 'payment_id', label: t.t('payouts.paymentId') },
+    ...(refunds ? [] : [{ name: 'bulk_id', label: t.t('payouts.bulkId') }]),
+    ...dateFilters(t),
   ];
-  return html`${filters(path, fields, query)}${table(
-    refunds ? 'Refunds' : 'Payouts',
-    payoutHead,
+  return html`${filters(t, path, fields, query)}${table(
+    t,
+    t.t(refunds ? 'refunds.title' : 'payouts.title'),
+    payoutHead(t),
     payoutRows(ctx, result.items),
-    refunds ? 'No refund matches.' : 'No payout matches.',
-  )}${pager(path, query, result)}`;
+    t.t(refunds ? 'refunds.empty' : 'payouts.empty'),
+  )}${pager(t, path, query, result)}`;
 }
 
 export function topupsView(ctx: PageContext, query: Query, result: Page<ListedTopupRow>): Html {
+  const { t } = ctx;
   const path = `${base(ctx.mode)}/topups`;
   return html`${filters(
+    t,
     path,
     [
       // A top-up's states are a payment's (the contract's listTopups filters by PaymentStatus).
-      { name: 'status', label: 'Status', options: paymentStatusValues },
-      ...dateFilters,
+      { name: 'status', label: t.t('col.status'), options: choices(t, 'status', paymentStatusValues) },
+      ...dateFilters(t),
     ],
     query,
-  )}${table('Top-ups', topupHead, topupRows(ctx, result.items), 'No top-up matches.')}${pager(path, query, result)}`;
+  )}${table(t, t.t('topups.title'), topupHead(t), topupRows(ctx, result.items), t.t('topups.empty'))}${pager(t, path, query, result)}`;
 }
 
 function facts(entries: Array<[string, unknown]>): Html {
@@ -145,38 +173,36 @@ function timeline(
   movement: { created_at: number; completed_at: number | null; status: string; failure_code: string | null },
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
 ): Html {
+  const { t } = ctx;
   const items: Array<{ at: number; body: Html }> = [
-    { at: movement.created_at, body: html`<strong>Created</strong>` },
+    { at: movement.created_at, body: html`<strong>${t.t('timeline.created')}</strong>` },
   ];
   if (movement.completed_at !== null) {
     items.push({
       at: movement.completed_at,
-      body: html`<strong>Became ${badge(movement.status)}</strong>${movement.failure_code ? html` (${movement.failure_code})` : ''}`,
+      body: html`<strong>${th(t, 'timeline.became', { status: badge(t, movement.status) })}</strong>${movement.failure_code ? html` (<code>${movement.failure_code}</code>)` : ''}`,
     });
   }
   for (const entry of data.ledger) {
     items.push({
       at: entry.created_at,
-      body: html`<strong>Ledger: ${entry.type}</strong> ${entry.amount > 0 ? '+' : ''}${money(entry.amount, entry.currency)}, balance after ${money(entry.balance_after, entry.currency)} <code>${entry.id}</code>`,
+      body: html`<strong>${t.t('timeline.ledger', { type: label(t, 'ledger', entry.type) })}</strong> ${t.t('timeline.ledgerAmount', { amount: `${entry.amount > 0 ? '+' : ''}${t.money(entry.amount, entry.currency)}`, balance: t.money(entry.balance_after, entry.currency) })} <code>${entry.id}</code>`,
     });
   }
   for (const { event, deliveries } of data.events) {
     const attempts = deliveries.map(
       ({ delivery, endpoint, attempts }) =>
-        html`<li>To ${endpoint?.url ?? delivery.endpoint_id}: ${badge(delivery.status)} after ${delivery.attempts} attempt(s)
-<ul>${attempts.map(
-          (a) =>
-            html`<li>${when(a.attempted_at)}: ${a.response_status === null ? 'no answer' : `HTTP ${a.response_status}`}, ${a.duration_ms} ms${a.error ? html`, ${a.error}` : ''}</li>`,
-        )}</ul>
-${can(ctx.user.role, 'webhooks') ? html`<form method="post" action="${base(ctx.mode)}/events/${event.id}/resend">${csrfInput(ctx.csrf)}<input type="hidden" name="endpoint_id" value="${delivery.endpoint_id}"><button type="submit" class="secondary">Resend to this endpoint</button></form>` : ''}</li>`,
+        html`<li>${th(t, 'timeline.delivery', { url: endpoint?.url ?? delivery.endpoint_id, status: badge(t, delivery.status), count: delivery.attempts })}
+<ul>${attempts.map((a) => html`<li>${attemptLine(t, a)}</li>`)}</ul>
+${can(ctx.user.role, 'webhooks') ? html`<form method="post" action="${base(ctx.mode)}/events/${event.id}/resend">${csrfInput(ctx.csrf)}<input type="hidden" name="endpoint_id" value="${delivery.endpoint_id}"><button type="submit" class="secondary">${t.t('timeline.resend')}</button></form>` : ''}</li>`,
     );
     items.push({
       at: event.created_at,
-      body: html`<strong>Event ${event.event}</strong> <code>${event.id}</code>${deliveries.length ? html`<ul>${attempts}</ul>` : html` <span class="muted">(no endpoint subscribed)</span>`}`,
+      body: html`<strong>${th(t, 'timeline.event', { name: html`<code>${event.event}</code>` })}</strong> <code>${event.id}</code>${deliveries.length ? html`<ul>${attempts}</ul>` : html` <span class="muted">${t.t('timeline.noEndpoint')}</span>`}`,
     });
   }
   items.sort((a, b) => a.at - b.at);
-  return html`<ol class="timeline">${items.map((item) => html`<li>${when(item.at)} · ${item.body}</li>`)}</ol>`;
+  return html`<ol class="timeline">${items.map((item) => html`<li>${when(t, item.at)} · ${item.body}</li>`)}</ol>`;
 }
 
 export function paymentDetail(
@@ -185,34 +211,35 @@ export function paymentDetail(
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
   refunds: ListedPayoutRow[],
 ): Html {
+  const { t } = ctx;
   const remaining = payment.amount - payment.refunded_amount;
   let refund: Html;
   if (payment.status !== 'success' || remaining <= 0) {
-    refund = html`<p class="muted">${payment.status !== 'success' ? `Only successful payments can be refunded; this one is ${payment.status}.` : 'This payment is fully refunded.'}</p>`;
+    refund = html`<p class="muted">${payment.status !== 'success' ? t.t('refund.onlySuccessful', { status: label(t, 'status', payment.status) }) : t.t('refund.full')}</p>`;
   } else if (!can(ctx.user.role, 'refund')) {
-    refund = html`<p class="muted">Only an owner can refund a payment.</p>`;
+    refund = html`<p class="muted">${t.t('refund.ownerOnly')}</p>`;
   } else {
     refund = html`<form method="post" action="${base(ctx.mode)}/payments/${payment.id}/refund" class="card">
 ${csrfInput(ctx.csrf)}
-<div class="field"><label for="refund-amount">Amount to refund (at most ${money(remaining, payment.currency)})</label>
+<div class="field"><label for="refund-amount">${t.t('refund.amount', { max: t.money(remaining, payment.currency) })}</label>
 <input id="refund-amount" name="amount" type="number" inputmode="numeric" min="1" max="${remaining}" value="${remaining}" required></div>
-<div class="field"><label for="refund-reference">Reference (optional)</label><input id="refund-reference" name="reference" maxlength="100"></div>
-<button type="submit" class="danger" id="refund-button">Refund ${payment.customer_msisdn ?? ''}</button></form>`;
+<div class="field"><label for="refund-reference">${t.t('refund.reference')}</label><input id="refund-reference" name="reference" maxlength="100"></div>
+<button type="submit" class="danger" id="refund-button">${t.t('refund.submit', { customer: payment.customer_msisdn ?? '' })}</button></form>`;
   }
   return html`<div class="card">${facts([
-    ['Amount', money(payment.amount, payment.currency)],
-    ['Status', badge(payment.status)],
-    ['Refunded', money(payment.refunded_amount, payment.currency)],
-    ['Flow', payment.flow],
-    ['Customer', payment.customer_msisdn],
-    ['Method', payment.payment_method],
-    ['Service', payment.service_id],
-    ['Reference', payment.reference],
-    ['Created', when(payment.created_at)],
+    [t.t('col.amount'), t.money(payment.amount, payment.currency)],
+    [t.t('col.status'), badge(t, payment.status)],
+    [t.t('fact.refunded'), t.money(payment.refunded_amount, payment.currency)],
+    [t.t('payments.flow'), label(t, 'flow', payment.flow)],
+    [t.t('payments.customer'), payment.customer_msisdn],
+    [t.t('fact.method'), payment.payment_method ? label(t, 'method', payment.payment_method) : null],
+    [t.t('fact.service'), payment.service_id],
+    [t.t('fact.reference'), payment.reference],
+    [t.t('col.created'), when(t, payment.created_at)],
   ])}</div>
-<section aria-labelledby="refund-title"><h2 id="refund-title">Refund</h2>${refund}
-${refunds.length ? table('Refunds of this payment', payoutHead, payoutRows(ctx, refunds)) : ''}</section>
-<section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${timeline(ctx, payment, data)}</section>`;
+<section aria-labelledby="refund-title"><h2 id="refund-title">${t.t('refund.heading')}</h2>${refund}
+${refunds.length ? table(t, t.t('refund.table'), payoutHead(t), payoutRows(ctx, refunds)) : ''}</section>
+<section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, payment, data)}</section>`;
 }
 
 export function payoutDetail(
@@ -220,18 +247,22 @@ export function payoutDetail(
   payout: PayoutRow,
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
 ): Html {
+  const { t } = ctx;
   return html`<div class="card">${facts([
-    ['Amount', money(payout.amount, payout.currency)],
-    ['Status', badge(payout.status)],
-    ['Type', payout.payout_type],
-    ['Recipient', payout.recipient_msisdn ?? payout.recipient_wallet_id ?? bankRecipient(payout)],
-    ['Bank batch', payoutBatchFact(ctx, payout)],
-    ['Refund of', payout.payment_id ? link(ctx, 'payments', payout.payment_id) : null],
-    ['Bulk', payout.bulk_id],
-    ['Reference', payout.reference],
-    ['Created', when(payout.created_at)],
+    [t.t('col.amount'), t.money(payout.amount, payout.currency)],
+    [t.t('col.status'), badge(t, payout.status)],
+    [t.t('col.type'), label(t, 'payoutType', payout.payout_type)],
+    [
+      t.t('payouts.recipient'),
+      payout.recipient_msisdn ?? payout.recipient_wallet_id ?? bankRecipient(payout),
+    ],
+    [t.t('fact.bankBatch'), payoutBatchFact(ctx, payout)],
+    [t.t('fact.refundOf'), payout.payment_id ? link(ctx, 'payments', payout.payment_id) : null],
+    [t.t('fact.bulk'), payout.bulk_id],
+    [t.t('fact.reference'), payout.reference],
+    [t.t('col.created'), when(t, payout.created_at)],
   ])}</div>
-<section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${timeline(ctx, payout, data)}</section>`;
+<section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, payout, data)}</section>`;
 }
 
 export function topupDetail(
@@ -239,13 +270,32 @@ export function topupDetail(
   topup: TopupRow,
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
 ): Html {
+  const { t } = ctx;
   return html`<div class="card">${facts([
-    ['Amount', money(topup.amount, topup.currency)],
-    ['Status', badge(topup.status)],
-    ['Payer', topup.payer_msisdn],
-    ['Method', topup.payment_method],
-    ['Reference', topup.reference],
-    ['Created', when(topup.created_at)],
+    [t.t('col.amount'), t.money(topup.amount, topup.currency)],
+    [t.t('col.status'), badge(t, topup.status)],
+    [t.t('topups.payer'), topup.payer_msisdn],
+    [t.t('fact.method'), topup.payment_method ? label(t, 'method', topup.payment_method) : null],
+    [t.t('fact.reference'), topup.reference],
+    [t.t('col.created'), when(t, topup.created_at)],
   ])}</div>
-<section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${timeline(ctx, topup, data)}</section>`;
+<section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, topup, data)}</section>`;
+}
+
+/** What the search box found: the movements a reference or a phone number matched, by kind. */
+export function searchView(
+  ctx: PageContext,
+  found: { q: string; payments: ListedPaymentRow[]; payouts: ListedPayoutRow[]; topups: ListedTopupRow[] },
+): Html {
+  const { t } = ctx;
+  if (found.payments.length + found.payouts.length + found.topups.length === 0) {
+    return html`<p class="muted" id="search-none">${t.t('search.none', { q: found.q })}</p>`;
+  }
+  const section = (title: string, id: string, rows: Html[], head: Html) =>
+    rows.length
+      ? html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${table(t, title, head, rows)}</section>`
+      : '';
+  return html`${section(t.t('payments.title'), 'found-payments', paymentRows(ctx, found.payments), paymentHead(t))}
+${section(t.t('payouts.title'), 'found-payouts', payoutRows(ctx, found.payouts), payoutHead(t))}
+${section(t.t('topups.title'), 'found-topups', topupRows(ctx, found.topups), topupHead(t))}`;
 }

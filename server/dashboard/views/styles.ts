@@ -43,7 +43,7 @@ input[type=checkbox] { width: 1.1rem; height: 1.1rem; }
 .field { margin-bottom: .8rem; }
 .check { display: flex; align-items: center; gap: .4rem; font-weight: 400; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .8rem; }
-button, .button { white-space: nowrap; display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
+button, .button { max-width: 100%; display: inline-block; font: inherit; font-weight: 600; padding: .5rem .9rem; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); border: 2px solid var(--accent); }
 button.danger { background: var(--bad); }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; }
@@ -64,6 +64,10 @@ button.danger { background: var(--bad); }
 .swatch-payments { background: #0b5cad; }
 .swatch-payouts { background: #9c5f00; }
 .auth { max-width: 26rem; margin: 3rem auto; }
+.search { display: flex; gap: .4rem; padding: .5rem 1rem; background: #fff; border-bottom: 1px solid var(--line); }
+.search input { flex: 1; min-width: 0; max-width: 28rem; }
+.languages a { padding: .3rem .5rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .auth input { width: 100%; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 dl.facts dt { font-weight: 600; color: var(--muted); }

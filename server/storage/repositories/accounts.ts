@@ -12,7 +12,7 @@ const endNoLaterThan = (at: string) =>
 /** Accounts, their secret keys (stored as SHA-256 hashes) and their wallets. */
 export function accountsRepository(connection: SqlConnection, page: Pager, onKeysChanged = () => {}) {
   const insertAccount = connection.prepare(
-    'INSERT INTO accounts (id, name, api_user, default_currency, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO accounts (id, name, api_user, default_currency, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const accountById = connection.prepare<AccountRow>('SELECT * FROM accounts WHERE id = ?');
   const accountByName = connection.prepare<AccountRow>(
@@ -49,7 +49,14 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
 
   return {
     async insertAccount(row: AccountRow): Promise<void> {
-      await insertAccount.run(row.id, row.name, row.api_user, row.default_currency, row.created_at);
+      await insertAccount.run(
+        row.id,
+        row.name,
+        row.api_user,
+        row.default_currency,
+        row.time_zone,
+        row.created_at,
+      );
     },
     async account(id: string): Promise<AccountRow | undefined> {
       return accountById.get(id);

@@ -4,6 +4,7 @@ import { type ListedPaymentRow, listedPaymentColumns, type Mode, type PaymentRow
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
+import { movementSearch } from './search.js';
 
 export function paymentsRepository(connection: SqlConnection, page: Pager) {
   const insert = rowInserter<PaymentRow, 'operator_token'>(
@@ -27,7 +28,16 @@ export function paymentsRepository(connection: SqlConnection, page: Pager) {
     'UPDATE payments SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?',
   );
 
+  const search = movementSearch<ListedPaymentRow>(
+    connection,
+    'payments',
+    listedPaymentColumns,
+    'customer_msisdn',
+  );
+
   return {
+    /** The dashboard's search: a reference, whole, or a phone number's first digits. */
+    search,
     ...pendingQueries<PaymentRow>(connection, 'payments', 'initiated'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<PaymentRow, 'seq' | 'operator_token'>): Promise<PaymentRow> {

@@ -4,6 +4,7 @@ import { type ListedPayoutRow, listedPayoutColumns, type Mode, type PayoutRow } 
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
+import { movementSearch } from './search.js';
 
 export function payoutsRepository(connection: SqlConnection, page: Pager) {
   const insert = rowInserter<PayoutRow, 'operator_token'>(
@@ -19,7 +20,16 @@ export function payoutsRepository(connection: SqlConnection, page: Pager) {
     'SELECT * FROM payouts WHERE id = ? AND account_id = ? AND mode = ?',
   );
 
+  const search = movementSearch<ListedPayoutRow>(
+    connection,
+    'payouts',
+    listedPayoutColumns,
+    'recipient_msisdn',
+  );
+
   return {
+    /** The dashboard's search: a reference, whole, or a phone number's first digits. */
+    search,
     ...pendingQueries<PayoutRow>(connection, 'payouts', 'pending'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<PayoutRow, 'seq' | 'operator_token'>): Promise<PayoutRow> {

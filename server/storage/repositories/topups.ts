@@ -4,6 +4,7 @@ import { type ListedTopupRow, listedTopupColumns, type Mode, type TopupRow } fro
 import type { SqlConnection } from '../sql.js';
 import { rowInserter } from './insert-row.js';
 import { pendingQueries } from './pending.js';
+import { movementSearch } from './search.js';
 
 export function topupsRepository(connection: SqlConnection, page: Pager) {
   const insert = rowInserter<TopupRow, 'operator_token'>(
@@ -17,7 +18,11 @@ export function topupsRepository(connection: SqlConnection, page: Pager) {
     'SELECT * FROM topups WHERE id = ? AND account_id = ? AND mode = ?',
   );
 
+  const search = movementSearch<ListedTopupRow>(connection, 'topups', listedTopupColumns, 'payer_msisdn');
+
   return {
+    /** The dashboard's search: a reference, whole, or a phone number's first digits. */
+    search,
     ...pendingQueries<TopupRow>(connection, 'topups', 'initiated'),
     /** Inserts the row and returns it as stored. */
     async insert(row: Omit<TopupRow, 'seq' | 'operator_token'>): Promise<TopupRow> {
