@@ -165,7 +165,8 @@ export interface paths {
          *     is internal and is `success` at once.
          *
          *     A payout to a number goes through the operator of the number's network, found by its
-         *     prefix, unless `payment_method` names one. In live mode a number (or a
+         *     prefix, unless `payment_method` names one; a `payment_method` that is not the number's
+         *     network is refused with `422 network_mismatch`. In live mode a number (or a
          *     `payment_method`) that no connected operator serves is refused with
          *     `422 unsupported_network` before anything is debited.
          */
@@ -1009,6 +1010,16 @@ export interface components {
          */
         Msisdn: string;
         /**
+         * @description A Mobile Money phone number, stored and answered in international format, country
+         *     code first, digits only (`237670000000`). Accepted as people write it: `+` or `00`
+         *     before the country code, spaces, dots, dashes and brackets (`+237 6 70 00 00 00`,
+         *     `00237670000000`), or a Cameroonian national number of nine digits (`670000000`). A
+         *     Cameroonian number has nine digits after `237`. Anything else is refused with
+         *     `400 invalid_msisdn`, whose message names the expected form.
+         * @example 237670000000
+         */
+        MsisdnInput: string;
+        /**
          * @description The Mobile Money operator (`MTN/Orange MoMo`).
          * @example mtn_momo
          * @enum {string}
@@ -1049,7 +1060,7 @@ export interface components {
         PaymentCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
-            customer_msisdn: components["schemas"]["Msisdn"];
+            customer_msisdn: components["schemas"]["MsisdnInput"];
             payment_method: components["schemas"]["PaymentMethod"];
             service_id: components["schemas"]["ServiceId"];
             reference?: components["schemas"]["Reference"];
@@ -1059,7 +1070,7 @@ export interface components {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
             service_id: components["schemas"]["ServiceId"];
-            customer_msisdn?: components["schemas"]["Msisdn"];
+            customer_msisdn?: components["schemas"]["MsisdnInput"];
             payment_method?: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
             /**
@@ -1144,7 +1155,7 @@ export interface components {
         PayoutCreate: {
             amount: components["schemas"]["Amount"];
             currency?: components["schemas"]["Currency"];
-            recipient_msisdn?: components["schemas"]["Msisdn"];
+            recipient_msisdn?: components["schemas"]["MsisdnInput"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
             /**
              * @description `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
@@ -1157,7 +1168,7 @@ export interface components {
         /** @description One payout of a bulk payout; the currency is the batch's. */
         BulkPayoutItem: {
             amount: components["schemas"]["Amount"];
-            recipient_msisdn?: components["schemas"]["Msisdn"];
+            recipient_msisdn?: components["schemas"]["MsisdnInput"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
             /**
              * @description `withdrawal` (to a Mobile Money number) or `transfer` (to a number or a wallet).
@@ -1238,7 +1249,7 @@ export interface components {
         TopupCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
-            payer_msisdn: components["schemas"]["Msisdn"];
+            payer_msisdn: components["schemas"]["MsisdnInput"];
             payment_method: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
         };
@@ -1682,7 +1693,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "network_mismatch" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1912,8 +1923,9 @@ export interface components {
             };
         };
         /**
-         * @description The payment names a service that does not exist or cannot take payments, or (live
-         *     mode) no connected operator serves its `payment_method`.
+         * @description The payment names a service that does not exist or cannot take payments, its
+         *     `payment_method` is not the network of `customer_msisdn`, or (live mode) no connected
+         *     operator serves its `payment_method`.
          */
         ServiceUnusable: {
             headers: {
@@ -1928,8 +1940,9 @@ export interface components {
             };
         };
         /**
-         * @description The recipient wallet does not exist in this mode, or is your own, or (live mode) no
-         *     connected operator serves the recipient's number.
+         * @description The recipient wallet does not exist in this mode, or is your own, the `payment_method`
+         *     is not the network of the recipient's number, or (live mode) no connected operator
+         *     serves that number.
          */
         RecipientUnusable: {
             headers: {
@@ -2171,6 +2184,7 @@ export type MinorUnits = components['schemas']['MinorUnits'];
 export type SignedMinorUnits = components['schemas']['SignedMinorUnits'];
 export type Currency = components['schemas']['Currency'];
 export type Msisdn = components['schemas']['Msisdn'];
+export type MsisdnInput = components['schemas']['MsisdnInput'];
 export type PaymentMethod = components['schemas']['PaymentMethod'];
 export type PayoutPaymentMethod = components['schemas']['PayoutPaymentMethod'];
 export type Reference = components['schemas']['Reference'];
@@ -2873,7 +2887,10 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Live mode only - no connected operator serves the `payment_method`; nothing was recorded. */
+            /**
+             * @description The `payment_method` is not the network of `payer_msisdn` (`network_mismatch`), or
+             *     (live mode) no connected operator serves it (`unsupported_network`); nothing was recorded.
+             */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -4117,6 +4134,6 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

@@ -20,7 +20,7 @@ export const invalidNumber = () =>
   new ApiError(
     400,
     'invalid_msisdn',
-    'Enter the Mobile Money number with its country code, digits only, for example 237670000000.',
+    'Enter the Mobile Money number with its country code (+237 670 000 000) or its nine national digits (670 000 000).',
     { param: 'msisdn' },
   );
 

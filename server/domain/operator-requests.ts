@@ -1,4 +1,5 @@
 import { faultPoint } from '../operators/fault-points.js';
+import { networkOf } from '../operators/number-prefixes.js';
 import type { OperatorKind, OperatorRequest, SendOutcome } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
@@ -79,10 +80,35 @@ export async function askOperator(
   return outcome;
 }
 
+const networkNames: Record<string, string> = { mtn_momo: 'MTN Mobile Money', orange_money: 'Orange Money' };
+
+/**
+ * `422 network_mismatch` when the number belongs to a listed network (number-prefixes.ts) other
+ * than `paymentMethod`: an Orange Money request to an MTN number would fail at the operator, or
+ * worse, reach someone else. The same in both modes, so the sandbox teaches what live refuses.
+ * A number of no listed network is left to the operator.
+ */
+export function refuseOtherNetwork(
+  msisdn: string,
+  paymentMethod: string | null | undefined,
+  param: string,
+): void {
+  const network = networkOf(msisdn);
+  if (!paymentMethod || !network || network === paymentMethod) return;
+  throw new ApiError(
+    422,
+    'network_mismatch',
+    `The number ${msisdn} is on ${networkNames[network]} (${network}), which ${paymentMethod} does not reach: use payment_method ${network}.`,
+    { param },
+  );
+}
+
 /**
  * The operator that will serve a request to `msisdn`: the caller's choice or the number's
- * network. A live setup that serves neither refuses the request before anything is recorded
- * or debited. Without a router (sandbox, or no live operator configured) everything goes.
+ * network. A `payment_method` that is not the number's network is refused in both modes
+ * (`refuseOtherNetwork`). A live setup that serves neither refuses the request before anything
+ * is recorded or debited. Without a router (sandbox, or no live operator configured) everything
+ * else goes.
  */
 export function routeRequest(
   deps: Deps,
@@ -91,6 +117,7 @@ export function routeRequest(
   paymentMethod: string | null | undefined,
   param: string,
 ): string | null {
+  refuseOtherNetwork(msisdn, paymentMethod, param);
   const operator = deps.operators[mode];
   if (!operator.route) return paymentMethod ?? null;
   const routed = operator.route(msisdn, paymentMethod ?? null);

@@ -9,7 +9,8 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { normaliseMsisdn } from './msisdn.js';
+import { askOperator, refuseOtherNetwork, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -107,8 +108,10 @@ export async function createDirectPayment(
   answer?: Answer<PaymentRow>,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
+  let customerMsisdn: string;
   try {
-    routeRequest(deps, caller.mode, input.customer_msisdn, input.payment_method, 'payment_method');
+    customerMsisdn = normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
+    routeRequest(deps, caller.mode, customerMsisdn, input.payment_method, 'payment_method');
   } catch (refusal) {
     // A missing or inactive service is said first, as when both are wrong.
     await deps.store.read((tx) => requireActiveService(tx, caller, input.service_id));
@@ -119,7 +122,7 @@ export async function createDirectPayment(
     currency: input.currency,
     flow: 'direct',
     payment_method: input.payment_method,
-    customer_msisdn: input.customer_msisdn,
+    customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
     return_url: null,
@@ -168,6 +171,9 @@ export async function initiateHostedPayment(
       { param: 'return_url' },
     );
   }
+  const customerMsisdn =
+    input.customer_msisdn === undefined ? null : normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
+  refuseOtherNetwork(customerMsisdn ?? '', input.payment_method, 'payment_method');
   const now = deps.clock.now();
   const row = newPaymentRow(caller, now, {
     amount: input.amount,
@@ -175,7 +181,7 @@ export async function initiateHostedPayment(
     flow: 'hosted',
     return_url: input.return_url ?? null,
     payment_method: input.payment_method ?? null,
-    customer_msisdn: input.customer_msisdn ?? null,
+    customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
     checkout_token: `cs_${randomBase62(32)}`,

@@ -12,6 +12,7 @@ import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
+import { normaliseMsisdn } from './msisdn.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
@@ -66,14 +67,15 @@ function destinationOf(
     );
   }
   if (item.recipient_msisdn !== undefined) {
+    const msisdn = normaliseMsisdn(item.recipient_msisdn, `${prefix}recipient_msisdn`);
     const method = routeRequest(
       deps,
       caller.mode,
-      item.recipient_msisdn,
+      msisdn,
       item.payment_method,
       `${prefix}${item.payment_method ? 'payment_method' : 'recipient_msisdn'}`,
     );
-    return { msisdn: item.recipient_msisdn, method: method ?? networkOf(item.recipient_msisdn) };
+    return { msisdn, method: method ?? networkOf(msisdn) };
   }
   const param = `${prefix}recipient_wallet_id`;
   if (item.payment_method !== undefined) {

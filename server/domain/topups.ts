@@ -8,6 +8,7 @@ import type { Caller, Deps } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
+import { normaliseMsisdn } from './msisdn.js';
 import { askOperator, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
@@ -25,7 +26,8 @@ export async function createTopup(
   input: TopupCreate,
   answer?: Answer<TopupRow>,
 ): Promise<TopupRow> {
-  routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
+  const payerMsisdn = normaliseMsisdn(input.payer_msisdn, 'payer_msisdn');
+  routeRequest(deps, caller.mode, payerMsisdn, input.payment_method, 'payment_method');
   const now = deps.clock.now();
   const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
     id: newId('tu'),
@@ -34,7 +36,7 @@ export async function createTopup(
     amount: input.amount,
     currency: input.currency,
     status: 'initiated',
-    payer_msisdn: input.payer_msisdn,
+    payer_msisdn: payerMsisdn,
     payment_method: input.payment_method,
     reference: input.reference ?? null,
     failure_code: null,

@@ -250,7 +250,7 @@ describe('operationError', () => {
     }
     if (failure?.documented && failure.status === 422) {
       expectTypeOf(failure.code).toEqualTypeOf<
-        'wallet_not_found' | 'self_transfer' | 'unsupported_network'
+        'wallet_not_found' | 'self_transfer' | 'unsupported_network' | 'network_mismatch'
       >();
     }
     if (failure?.documented && failure.status === 400) {

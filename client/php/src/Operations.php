@@ -65,7 +65,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -90,7 +90,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -118,7 +118,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -179,7 +179,8 @@ trait Operations
      * operator settles it (`payout.completed`) or refuses it (`payout.failed`, and the amount is
      * returned to your balance). A transfer to a wallet is internal and is `success` at once. A
      * payout to a number goes through the operator of the number's network, found by its prefix,
-     * unless `payment_method` names one. In live mode a number (or a `payment_method`) that no
+     * unless `payment_method` names one; a `payment_method` that is not the number's network is
+     * refused with `422 network_mismatch`. In live mode a number (or a `payment_method`) that no
      * connected operator serves is refused with `422 unsupported_network` before anything is
      * debited.
      *
@@ -192,7 +193,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -220,7 +221,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -317,7 +318,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (unsupported_network)
+     * @throws Exception\ValidationException 422 (unsupported_network, network_mismatch)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503

@@ -84,6 +84,15 @@ Msisdn: TypeAlias = str
 only, no `+` (for example `237670000000`).
 """
 
+MsisdnInput: TypeAlias = str
+"""A Mobile Money phone number, stored and answered in international format, country
+code first, digits only (`237670000000`). Accepted as people write it: `+` or `00`
+before the country code, spaces, dots, dashes and brackets (`+237 6 70 00 00 00`,
+`00237670000000`), or a Cameroonian national number of nine digits (`670000000`). A
+Cameroonian number has nine digits after `237`. Anything else is refused with
+`400 invalid_msisdn`, whose message names the expected form.
+"""
+
 PaymentMethod: TypeAlias = Literal["mtn_momo", "orange_money"]
 """The Mobile Money operator (`MTN/Orange MoMo`)."""
 PAYMENT_METHOD_VALUES: tuple[PaymentMethod, ...] = ("mtn_momo", "orange_money")
@@ -144,14 +153,14 @@ EVENT_NAME_VALUES: tuple[EventName, ...] = ("payment.completed", "payment.failed
 WebhookUrl: TypeAlias = str
 """An `http` or `https` URL; in live mode it must be public."""
 
-ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"]
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
-ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request")
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request")
 
 class _PaymentCreateRequired(TypedDict):
     amount: Amount
     currency: Currency
-    customer_msisdn: Msisdn
+    customer_msisdn: MsisdnInput
     payment_method: PaymentMethod
     service_id: ServiceId
 
@@ -169,7 +178,7 @@ class _HostedPaymentCreateRequired(TypedDict):
 
 class HostedPaymentCreate(_HostedPaymentCreateRequired, total=False):
     """A payment to collect through the hosted checkout page."""
-    customer_msisdn: Msisdn
+    customer_msisdn: MsisdnInput
     payment_method: PaymentMethod
     reference: Reference
     # How long the checkout link stays payable, 60 seconds to 24 hours.
@@ -238,7 +247,7 @@ class PayoutCreate(_PayoutCreateRequired, total=False):
     `recipient_wallet_id`. `currency` defaults to your account's default currency.
     """
     currency: Currency
-    recipient_msisdn: Msisdn
+    recipient_msisdn: MsisdnInput
     recipient_wallet_id: WalletId
     reference: Reference
     payment_method: PayoutPaymentMethod
@@ -252,7 +261,7 @@ class _BulkPayoutItemRequired(TypedDict):
 
 class BulkPayoutItem(_BulkPayoutItemRequired, total=False):
     """One payout of a bulk payout; the currency is the batch's."""
-    recipient_msisdn: Msisdn
+    recipient_msisdn: MsisdnInput
     recipient_wallet_id: WalletId
     reference: Reference
     payment_method: PayoutPaymentMethod
@@ -341,7 +350,7 @@ class BulkPayoutResponse(TypedDict):
 class _TopupCreateRequired(TypedDict):
     amount: Amount
     currency: Currency
-    payer_msisdn: Msisdn
+    payer_msisdn: MsisdnInput
     payment_method: PaymentMethod
 
 
@@ -834,6 +843,7 @@ __all__ = [
     "Currency",
     "CURRENCY_VALUES",
     "Msisdn",
+    "MsisdnInput",
     "PaymentMethod",
     "PAYMENT_METHOD_VALUES",
     "PayoutPaymentMethod",

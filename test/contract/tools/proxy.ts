@@ -244,7 +244,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     'direct payment',
     202,
     client.POST('/payments/direct', {
-      body: { ...payment, customer_msisdn: sandbox.mtn.fails, payment_method: 'orange_money' },
+      body: { ...payment, customer_msisdn: sandbox.orange.fails, payment_method: 'orange_money' },
     }),
   );
   const hosted = (
