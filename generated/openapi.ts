@@ -998,11 +998,15 @@ export interface components {
          */
         SignedMinorUnits: number;
         /**
-         * @description An ISO 4217 currency code served by MTN or Orange Mobile Money.
+         * @description An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the
+         *     operator environment that serves a request decides which it takes: MTN's sandbox only
+         *     `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is
+         *     refused with `422 currency_not_accepted`, whose message names those it takes. The
+         *     sandbox (test mode) takes them all.
          * @example XAF
          * @enum {string}
          */
-        Currency: "XAF" | "XOF" | "GHS" | "UGX" | "RWF" | "ZMW" | "GNF";
+        Currency: "XAF" | "XOF" | "GHS" | "UGX" | "RWF" | "ZMW" | "GNF" | "EUR";
         /**
          * @description A Mobile Money phone number in international format: country code first, digits
          *     only, no `+` (for example `237670000000`).
@@ -1693,7 +1697,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "network_mismatch" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "network_mismatch" | "currency_not_accepted" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -1925,7 +1929,7 @@ export interface components {
         /**
          * @description The payment names a service that does not exist or cannot take payments, its
          *     `payment_method` is not the network of `customer_msisdn`, or (live mode) no connected
-         *     operator serves its `payment_method`.
+         *     operator serves its `payment_method` or its environment does not take the currency.
          */
         ServiceUnusable: {
             headers: {
@@ -1942,7 +1946,7 @@ export interface components {
         /**
          * @description The recipient wallet does not exist in this mode, or is your own, the `payment_method`
          *     is not the network of the recipient's number, or (live mode) no connected operator
-         *     serves that number.
+         *     serves that number or its environment does not take the currency.
          */
         RecipientUnusable: {
             headers: {
@@ -2889,7 +2893,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description The `payment_method` is not the network of `payer_msisdn` (`network_mismatch`), or
-             *     (live mode) no connected operator serves it (`unsupported_network`); nothing was recorded.
+             *     (live mode) no connected operator serves it (`unsupported_network`) or its environment
+             *     does not take the currency (`currency_not_accepted`); nothing was recorded.
              */
             422: {
                 headers: {
@@ -4113,7 +4118,7 @@ export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDee
 export const pathsLogsGetParametersQueryStatus_classValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["status_class"]> = ["2xx", "3xx", "4xx", "5xx"];
 export const successStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SuccessStatus"]> = ["success"];
 export const modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Mode"]> = ["live", "test"];
-export const currencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Currency"]> = ["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"];
+export const currencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Currency"]> = ["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR"];
 export const paymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethod"]> = ["mtn_momo", "orange_money"];
 export const payoutPaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutPaymentMethod"]> = ["mtn_momo", "orange_money"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["initiated", "success", "failed", "expired"];
@@ -4134,6 +4139,6 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const apiKeyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["status"]> = ["active", "expiring", "revoked"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

@@ -21,7 +21,11 @@ export function renderOperationErrors(document: Json): string {
       .filter(([status]) => /^[45]\d\d$/.test(status))
       .map(([status, response]) => {
         const codes: string[] | undefined = resolveRef(document, response)?.['x-error-codes'];
-        return `      ${status}: ${codes ? `[${codes.map((c) => `'${c}'`).join(', ')}]` : 'null'},`;
+        if (!codes) return `      ${status}: null,`;
+        const line = `      ${status}: [${codes.map((c) => `'${c}'`).join(', ')}],`;
+        // As biome formats it: a list that does not fit in the line width goes one code a line.
+        if (line.length <= 110) return line;
+        return `      ${status}: [\n${codes.map((c) => `        '${c}',`).join('\n')}\n      ],`;
       });
     if (statuses.length === 0) continue;
     const lines = byPath.get(entry.path) ?? [];

@@ -4,7 +4,9 @@
  * expire, `requesttopay` / `transfer` answering 202 (409 for a reference seen before, 400 for
  * a malformed one, 401 for a bad or expired token), status bodies (PENDING, SUCCESSFUL,
  * FAILED with `reason`), 404 for a reference it never recorded, and callbacks to the
- * request's X-Callback-Url. See `Faults` for the fault switches.
+ * request's X-Callback-Url. See `Faults` for the fault switches. With `targetEnvironment:
+ * 'sandbox'` it takes EUR only, as MTN's sandbox does; by default it is Cameroon's production
+ * (`mtncameroon`, XAF).
  *
  * Outcomes, by the last digit of the number (overridable per number with `setOutcome`):
  * 1 FAILED (APPROVAL_REJECTED for collections, PAYEE_NOT_FOUND for transfers),
@@ -74,7 +76,13 @@ export interface MtnMomoSimulator {
 export interface MtnMomoSimulatorOptions {
   settleMs?: number;
   tokenLifetimeSeconds?: number;
+  /**
+   * The X-Target-Environment it answers to: `mtncameroon` (the default: Cameroon's production,
+   * XAF) or `sandbox`, which behaves as MTN's sandbox (EUR only).
+   */
   targetEnvironment?: string;
+  /** The currencies it takes; by default those of its target environment. */
+  currencies?: string[];
   port?: number;
   credentials?: Partial<Record<MtnProduct, MtnCredentials>>;
 }
@@ -94,7 +102,9 @@ export async function startMtnMomoSimulator(
 ): Promise<MtnMomoSimulator> {
   const settleMs = options.settleMs ?? 100;
   const lifetime = options.tokenLifetimeSeconds ?? 3600;
-  const targetEnvironment = options.targetEnvironment ?? 'sandbox';
+  const targetEnvironment = options.targetEnvironment ?? 'mtncameroon';
+  // MTN's sandbox takes EUR only; a production environment its country's currency.
+  const currencies = options.currencies ?? (targetEnvironment === 'sandbox' ? ['EUR'] : ['XAF']);
   const credentials: Record<MtnProduct, MtnCredentials> = {
     collection: options.credentials?.collection ?? newCredentials(),
     disbursement: options.credentials?.disbursement ?? newCredentials(),
@@ -233,6 +243,10 @@ export async function startMtnMomoSimulator(
           status: 400,
           body: { code: 'INVALID_INPUT', message: 'Request does not follow the specification' },
         };
+      }
+      if (!currencies.includes(body.currency)) {
+        // As MTN's sandbox answers anything but EUR: an error, and nothing recorded.
+        return { status: 500, body: { code: 'INVALID_CURRENCY', message: 'Currency not supported.' } };
       }
       const existing = requests.get(referenceId);
       if (existing) {

@@ -1,6 +1,6 @@
 import { faultPoint } from '../operators/fault-points.js';
 import { networkOf } from '../operators/number-prefixes.js';
-import type { OperatorKind, OperatorRequest, SendOutcome } from '../operators/operator.js';
+import type { OperatorKind, OperatorRequest, PaymentMethod, SendOutcome } from '../operators/operator.js';
 import type { Mode } from '../storage/rows.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
@@ -104,6 +104,37 @@ export function refuseOtherNetwork(
 }
 
 /**
+ * `422 currency_not_accepted` when the operator environment that will serve a request does not
+ * take its currency (MTN's sandbox takes only EUR, its production environments XAF in
+ * Cameroon), naming the currencies it takes: sent anyway, the operator would refuse it, or fail
+ * it later. Only live operators say what they take; the sandbox takes every currency.
+ */
+export function refuseUnacceptedCurrency(
+  deps: Deps,
+  mode: Mode,
+  paymentMethod: PaymentMethod,
+  currency: string,
+): void {
+  const acceptance = deps.operators[mode].acceptance?.(paymentMethod);
+  if (!acceptance || acceptance.currencies.includes(currency)) return;
+  throw new ApiError(
+    422,
+    'currency_not_accepted',
+    `${acceptance.environment} takes ${acceptance.currencies.join(', ')} only, not ${currency}: send the request in ${acceptance.currencies.join(' or ')}.`,
+    {
+      param: 'currency',
+      details: [
+        {
+          param: 'currency',
+          code: 'currency_not_accepted',
+          message: `Accepted: ${acceptance.currencies.join(', ')}.`,
+        },
+      ],
+    },
+  );
+}
+
+/**
  * The operator that will serve a request to `msisdn`: the caller's choice or the number's
  * network. A `payment_method` that is not the number's network is refused in both modes
  * (`refuseOtherNetwork`). A live setup that serves neither refuses the request before anything
@@ -113,14 +144,15 @@ export function refuseOtherNetwork(
 export function routeRequest(
   deps: Deps,
   mode: Mode,
-  msisdn: string,
-  paymentMethod: string | null | undefined,
+  request: { msisdn: string; paymentMethod: string | null | undefined; currency: string },
   param: string,
 ): string | null {
+  const { msisdn, paymentMethod } = request;
   refuseOtherNetwork(msisdn, paymentMethod, param);
   const operator = deps.operators[mode];
   if (!operator.route) return paymentMethod ?? null;
   const routed = operator.route(msisdn, paymentMethod ?? null);
+  if (routed) refuseUnacceptedCurrency(deps, mode, routed, request.currency);
   if (!routed) {
     throw new ApiError(
       422,

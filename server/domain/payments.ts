@@ -10,7 +10,12 @@ import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { normaliseMsisdn } from './msisdn.js';
-import { askOperator, refuseOtherNetwork, routeRequest } from './operator-requests.js';
+import {
+  askOperator,
+  refuseOtherNetwork,
+  refuseUnacceptedCurrency,
+  routeRequest,
+} from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -111,7 +116,12 @@ export async function createDirectPayment(
   let customerMsisdn: string;
   try {
     customerMsisdn = normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
-    routeRequest(deps, caller.mode, customerMsisdn, input.payment_method, 'payment_method');
+    routeRequest(
+      deps,
+      caller.mode,
+      { msisdn: customerMsisdn, paymentMethod: input.payment_method, currency: input.currency },
+      'payment_method',
+    );
   } catch (refusal) {
     // A missing or inactive service is said first, as when both are wrong.
     await deps.store.read((tx) => requireActiveService(tx, caller, input.service_id));
@@ -174,6 +184,7 @@ export async function initiateHostedPayment(
   const customerMsisdn =
     input.customer_msisdn === undefined ? null : normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
   refuseOtherNetwork(customerMsisdn ?? '', input.payment_method, 'payment_method');
+  if (input.payment_method) refuseUnacceptedCurrency(deps, caller.mode, input.payment_method, input.currency);
   const now = deps.clock.now();
   const row = newPaymentRow(caller, now, {
     amount: input.amount,

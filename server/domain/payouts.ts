@@ -55,6 +55,7 @@ function destinationOf(
   caller: Caller,
   item: Pick<PayoutCreate, 'recipient_msisdn' | 'recipient_wallet_id' | 'payout_type' | 'payment_method'>,
   prefix: string,
+  currency: string,
 ): Destination {
   const hasMsisdn = item.recipient_msisdn !== undefined;
   const hasWallet = item.recipient_wallet_id !== undefined;
@@ -71,8 +72,7 @@ function destinationOf(
     const method = routeRequest(
       deps,
       caller.mode,
-      msisdn,
-      item.payment_method,
+      { msisdn, paymentMethod: item.payment_method, currency },
       `${prefix}${item.payment_method ? 'payment_method' : 'recipient_msisdn'}`,
     );
     return { msisdn, method: method ?? networkOf(msisdn) };
@@ -268,11 +268,12 @@ export async function createPayout(
   input: PayoutCreate,
   answer?: Answer<PayoutRow>,
 ): Promise<PayoutRow> {
+  const currency = input.currency ?? caller.defaultCurrency;
   const plan: PayoutPlan = {
     amount: input.amount,
-    currency: input.currency ?? caller.defaultCurrency,
+    currency,
     payoutType: input.payout_type,
-    destination: destinationOf(deps, caller, input, ''),
+    destination: destinationOf(deps, caller, input, '', currency),
     reference: input.reference ?? null,
   };
   const payout = await write(deps, insertPayout, { context: contextOf(deps, caller), plan }, answer);
@@ -326,7 +327,7 @@ export async function createBulkPayout(
       amount: item.amount,
       currency,
       payoutType: item.payout_type,
-      destination: destinationOf(deps, caller, item, `items[${index}].`),
+      destination: destinationOf(deps, caller, item, `items[${index}].`, currency),
       reference: item.reference ?? null,
     }),
   );

@@ -27,7 +27,12 @@ export async function createTopup(
   answer?: Answer<TopupRow>,
 ): Promise<TopupRow> {
   const payerMsisdn = normaliseMsisdn(input.payer_msisdn, 'payer_msisdn');
-  routeRequest(deps, caller.mode, payerMsisdn, input.payment_method, 'payment_method');
+  routeRequest(
+    deps,
+    caller.mode,
+    { msisdn: payerMsisdn, paymentMethod: input.payment_method, currency: input.currency },
+    'payment_method',
+  );
   const now = deps.clock.now();
   const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
     id: newId('tu'),

@@ -83,4 +83,16 @@ export interface MobileMoneyOperator {
    * operator). Returns the payment method that will serve it, or null when none does.
    */
   route?(msisdn: string, paymentMethod?: string | null): PaymentMethod | null;
+  /**
+   * The currencies the operator environment behind `paymentMethod` takes (MTN's sandbox: EUR
+   * only; production: the country's currency), and that environment's name; absent or null
+   * means any (the sandbox operator). See docs/decisions/0035.
+   */
+  acceptance?(paymentMethod: PaymentMethod): CurrencyAcceptance | null;
+}
+
+export interface CurrencyAcceptance {
+  currencies: readonly string[];
+  /** The operator environment, for messages: `MTN MoMo (sandbox)`. */
+  environment: string;
 }

@@ -94,7 +94,7 @@ describe('requests', () => {
     // @ts-expect-error `amount` is an integer in minor units, not a string
     client.POST('/payments', { body: { ...payment, amount: '2500' } });
     // @ts-expect-error `currency` is one of the supported ISO 4217 codes
-    client.POST('/payments', { body: { ...payment, currency: 'EUR' } });
+    client.POST('/payments', { body: { ...payment, currency: 'USD' } });
     client.POST('/payouts', {
       // @ts-expect-error `payout_type` is withdrawal or transfer
       body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'refund' },
@@ -250,7 +250,11 @@ describe('operationError', () => {
     }
     if (failure?.documented && failure.status === 422) {
       expectTypeOf(failure.code).toEqualTypeOf<
-        'wallet_not_found' | 'self_transfer' | 'unsupported_network' | 'network_mismatch'
+        | 'wallet_not_found'
+        | 'self_transfer'
+        | 'unsupported_network'
+        | 'network_mismatch'
+        | 'currency_not_accepted'
       >();
     }
     if (failure?.documented && failure.status === 400) {

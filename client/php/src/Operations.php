@@ -65,7 +65,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -90,7 +90,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -118,7 +118,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -193,7 +193,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -221,7 +221,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -318,7 +318,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (unsupported_network, network_mismatch)
+     * @throws Exception\ValidationException 422 (unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503

@@ -75,9 +75,14 @@ refunded.
 SignedMinorUnits: TypeAlias = int
 """A signed movement in the currency's minor unit; negative for debits."""
 
-Currency: TypeAlias = Literal["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"]
-"""An ISO 4217 currency code served by MTN or Orange Mobile Money."""
-CURRENCY_VALUES: tuple[Currency, ...] = ("XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF")
+Currency: TypeAlias = Literal["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR"]
+"""An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the
+operator environment that serves a request decides which it takes: MTN's sandbox only
+`EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is
+refused with `422 currency_not_accepted`, whose message names those it takes. The
+sandbox (test mode) takes them all.
+"""
+CURRENCY_VALUES: tuple[Currency, ...] = ("XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR")
 
 Msisdn: TypeAlias = str
 """A Mobile Money phone number in international format: country code first, digits
@@ -153,9 +158,9 @@ EVENT_NAME_VALUES: tuple[EventName, ...] = ("payment.completed", "payment.failed
 WebhookUrl: TypeAlias = str
 """An `http` or `https` URL; in live mode it must be public."""
 
-ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"]
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
-ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request")
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request")
 
 class _PaymentCreateRequired(TypedDict):
     amount: Amount

@@ -7,6 +7,7 @@ import {
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
+import { majorUnitsText } from '../minor-units.js';
 import {
   callbackUrlFor,
   type MobileMoneyOperator,
@@ -38,6 +39,11 @@ export interface MtnMomoConfig {
   callbackUrl?: string | undefined;
   /** Deadline of each call to MTN. */
   timeoutMs: number;
+  /**
+   * The currencies the target environment takes (MTN_MOMO_CURRENCIES): MTN's sandbox only
+   * EUR, a production environment its country's currency (mtncameroon: XAF).
+   */
+  currencies: readonly string[];
 }
 
 const product = { collection: 'collection', disbursement: 'disbursement' } as const;
@@ -179,7 +185,7 @@ export function createMtnMomoOperator(options: {
   async function send(kind: OperatorKind, request: OperatorRequest): Promise<SendOutcome> {
     const party = { partyIdType: 'MSISDN', partyId: request.msisdn };
     const body = {
-      amount: String(request.amount),
+      amount: majorUnitsText(request.amount, request.currency),
       currency: request.currency,
       externalId: request.operatorRef,
       ...(kind === 'collection' ? { payer: party } : { payee: party }),
