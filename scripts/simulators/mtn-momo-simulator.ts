@@ -184,8 +184,62 @@ export async function startMtnMomoSimulator(
     body: { code: 'UNAUTHORIZED', message: 'Access token is invalid or expired' },
   };
 
+  /** API users created through the sandbox's provisioning API: their key once asked for. */
+  const provisioned = new Map<string, { apiKey: string | null; providerCallbackHost: string }>();
+
+  /**
+   * MTN's sandbox provisioning (`/v1_0/apiuser`), with any product's subscription key:
+   * `POST /v1_0/apiuser` (X-Reference-Id: the new user's UUID v4; body {providerCallbackHost})
+   * answers 201 (409 for a user that exists), `POST /v1_0/apiuser/{id}/apikey` 201 {apiKey}
+   * (a new key each time), `GET /v1_0/apiuser/{id}` the user. Production has no such API.
+   */
+  const provisioning = (req: SimRequest, parts: string[]): SimAnswer => {
+    if (targetEnvironment !== 'sandbox') return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+    const key = req.headers['ocp-apim-subscription-key'];
+    if (!Object.values(credentials).some((c) => c.subscriptionKey === key)) {
+      return {
+        status: 401,
+        body: { statusCode: 401, message: 'Access denied due to invalid subscription key.' },
+      };
+    }
+    if (req.method === 'POST' && parts.length === 2) {
+      const id = String(req.headers['x-reference-id'] ?? '');
+      const host = (req.body as { providerCallbackHost?: unknown } | undefined)?.providerCallbackHost;
+      if (!uuidV4.test(id) || typeof host !== 'string' || host === '') {
+        return {
+          status: 400,
+          body: { code: 'INVALID_INPUT', message: 'Request does not follow the specification' },
+        };
+      }
+      if (provisioned.has(id)) return { status: 409, body: { code: 'RESOURCE_ALREADY_EXIST' } };
+      provisioned.set(id, { apiKey: null, providerCallbackHost: host });
+      return { status: 201 };
+    }
+    const user = provisioned.get(parts[2] ?? '');
+    if (!user) return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+    if (req.method === 'POST' && parts[3] === 'apikey' && parts.length === 4) {
+      user.apiKey = randomUUID().replaceAll('-', '');
+      return { status: 201, body: { apiKey: user.apiKey } };
+    }
+    if (req.method === 'GET' && parts.length === 3) {
+      return { status: 200, body: { providerCallbackHost: user.providerCallbackHost, targetEnvironment } };
+    }
+    return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+  };
+
+  /** The product's own API user, or one provisioned through the sandbox's API with its key. */
+  const knownUser = (creds: MtnCredentials, authorization: string | undefined): boolean => {
+    const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+    if (authorization === basic(creds.apiUser, creds.apiKey)) return true;
+    for (const [user, { apiKey }] of provisioned) {
+      if (apiKey && authorization === basic(user, apiKey)) return true;
+    }
+    return false;
+  };
+
   const handle = async (req: SimRequest): Promise<SimAnswer> => {
     const parts = req.path.split('/').filter(Boolean);
+    if (parts[0] === 'v1_0' && parts[1] === 'apiuser') return provisioning(req, parts);
     const product = parts[0] as MtnProduct;
     if (product !== 'collection' && product !== 'disbursement')
       return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
@@ -202,8 +256,8 @@ export async function startMtnMomoSimulator(
         faults.tokenFail500--;
         return { status: 500, body: { error: 'internal_error' } };
       }
-      const expected = `Basic ${Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64')}`;
-      if (req.headers.authorization !== expected) return { status: 401, body: { error: 'login_failed' } };
+      if (!knownUser(creds, req.headers.authorization))
+        return { status: 401, body: { error: 'login_failed' } };
       const token = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
       tokens.set(token, { product, expiresAt: Date.now() + lifetime * 1000 });
       sim.tokensIssued[product]++;
