@@ -246,7 +246,7 @@ export function loadConfig(env: Env): Config {
     env,
     'MTN MoMo',
     mtnRequired,
-    ['MTN_MOMO_CALLBACK_URL', 'MTN_MOMO_CURRENCIES'],
+    ['MTN_MOMO_CALLBACK_URL', 'MTN_MOMO_CURRENCIES', 'MTN_MOMO_REQUESTS_PER_SECOND'],
     production,
     problems,
   );
@@ -282,6 +282,8 @@ export function loadConfig(env: Env): Config {
       mtn.MTN_MOMO_TARGET_ENVIRONMENT === 'sandbox' ? ['EUR'] : ['XAF'],
       problems,
     ),
+    // MTN allows 10 requests a second per product: stay under it by default.
+    requestsPerSecond: int('MTN_MOMO_REQUESTS_PER_SECOND', 8, 1, 1000),
   };
   config.orangeMoney = orange && {
     baseUrl: orange.ORANGE_MONEY_BASE_URL,

@@ -63,6 +63,10 @@ export interface MtnMomoSimulator {
   rejectedTokens: number;
   /** Status checks answered, by reference. */
   statusChecks: Map<string, number>;
+  /** The most calls one product received within one second (by wall-clock second). */
+  busiestSecond(product: MtnProduct): number;
+  /** Calls answered 429 for going past `rateLimitPerSecond`. */
+  readonly rateLimited: number;
   setOutcome(msisdn: string, outcome: MtnOutcome): void;
   /** Token expiry mid-run: every token issued so far stops working now. */
   expireAllTokens(): void;
@@ -83,6 +87,11 @@ export interface MtnMomoSimulatorOptions {
   targetEnvironment?: string;
   /** The currencies it takes; by default those of its target environment. */
   currencies?: string[];
+  /**
+   * MTN's published limit of calls a second per product: past it, 429 with Retry-After: 1.
+   * Unset: no limit.
+   */
+  rateLimitPerSecond?: number;
   port?: number;
   credentials?: Partial<Record<MtnProduct, MtnCredentials>>;
 }
@@ -237,10 +246,31 @@ export async function startMtnMomoSimulator(
     return false;
   };
 
+  const callsBySecond: Record<MtnProduct, Map<number, number>> = {
+    collection: new Map(),
+    disbursement: new Map(),
+  };
+  let rateLimited = 0;
+  /** Counts a call to `product` in its second; false past the limit of calls a second. */
+  const withinLimit = (product: MtnProduct): boolean => {
+    const second = Math.floor(Date.now() / 1000);
+    const calls = (callsBySecond[product].get(second) ?? 0) + 1;
+    callsBySecond[product].set(second, calls);
+    return options.rateLimitPerSecond === undefined || calls <= options.rateLimitPerSecond;
+  };
+
   const handle = async (req: SimRequest): Promise<SimAnswer> => {
     const parts = req.path.split('/').filter(Boolean);
     if (parts[0] === 'v1_0' && parts[1] === 'apiuser') return provisioning(req, parts);
     const product = parts[0] as MtnProduct;
+    if ((product === 'collection' || product === 'disbursement') && !withinLimit(product)) {
+      rateLimited++;
+      return {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { statusCode: 429, message: 'Rate limit is exceeded.' },
+      };
+    }
     if (product !== 'collection' && product !== 'disbursement')
       return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
     const creds = credentials[product];
@@ -360,6 +390,10 @@ export async function startMtnMomoSimulator(
       return sim.rejectedTokens;
     },
     statusChecks,
+    busiestSecond: (product) => Math.max(0, ...callsBySecond[product].values()),
+    get rateLimited() {
+      return rateLimited;
+    },
     setOutcome: (msisdn, outcome) => outcomes.set(msisdn, outcome),
     expireAllTokens() {
       for (const token of tokens.values()) token.expiresAt = 0;

@@ -25,8 +25,9 @@ export async function operatorCallback(
 ): Promise<boolean> {
   const table = tableOf.get(transactionId.slice(0, transactionId.indexOf('_')));
   if (!table) return false;
-  const now = deps.clock.now();
-  return write(deps, checkNow, { table, transactionId, operatorRef, now });
+  // Due at 0: before every other due row (they are read oldest check first), so the next pass
+  // asks about it first, whatever backlog is waiting.
+  return write(deps, checkNow, { table, transactionId, operatorRef, now: 0 });
 }
 
 /** Makes a pending movement with that id and reference due for a status check now. */

@@ -19,6 +19,31 @@ export interface OperatorAsk {
   operatorToken?: string | null;
 }
 
+/**
+ * How long a first send may take at worst (token, request, one retry after a 401, each bounded
+ * by the operator timeout): a status check before then could find a request still on its way.
+ */
+export function sendWindowMs(deps: Deps): number {
+  return 6 * deps.config.operatorTimeoutMs;
+}
+
+/**
+ * When a new request's status is first asked. Live: not before its request was sent, so the
+ * first check waits the send window, and `askOperator` brings it forward once the send is
+ * over (a crash before then leaves the window, after which it is asked, and sent again if the
+ * operator never got it). The sandbox operator answers in the process: at once.
+ */
+export function firstStatusCheckAt(deps: Deps, mode: Mode, now: number): number {
+  return mode === 'live' ? now + sendWindowMs(deps) : now;
+}
+
+/** The request was sent: its first status check is due one poll from now. */
+const markSent = defineUnit(
+  import.meta.url,
+  'operators.mark-sent',
+  (tx, a: { table: OperatorAsk['table']; id: string; at: number }) => tx[a.table].recheckLater(a.id, a.at),
+);
+
 /** Settles a request the operator refused outright (`settleRefused`, settlement.ts). */
 export type SettleRefused = (failureCode: string) => Promise<unknown>;
 
@@ -66,6 +91,15 @@ export async function askOperator(
     return { state: 'unknown' };
   }
   faultPoint('after_operator_answer');
+  if (outcome.state !== 'failed' && ask.mode === 'live') {
+    const at = deps.clock.now() + deps.config.settlementPollMs;
+    await write(deps, markSent, { table: ask.table, id: ask.transactionId, at }).catch((err: unknown) => {
+      deps.logger.warn(
+        { err, transaction_id: ask.transactionId },
+        'could not bring the first status check forward',
+      );
+    });
+  }
   if (outcome.state === 'failed') {
     const failureCode = outcome.failureCode;
     try {

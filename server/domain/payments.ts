@@ -12,9 +12,11 @@ import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { normaliseMsisdn } from './msisdn.js';
 import {
   askOperator,
+  firstStatusCheckAt,
   refuseOtherNetwork,
   refuseUnacceptedCurrency,
   routeRequest,
+  sendWindowMs,
 } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
@@ -138,7 +140,7 @@ export async function createDirectPayment(
     return_url: null,
     checkout_token: null,
     operator_ref: randomUUID(),
-    next_check_at: now,
+    next_check_at: firstStatusCheckAt(deps, caller.mode, now),
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
   });
   const payment = await write(deps, insertPayment, { caller, row }, answer);
@@ -244,7 +246,15 @@ const startCheckoutCharge = defineUnit(
   'payments.start-checkout-charge',
   async (
     tx,
-    a: { token: string; msisdn: string; paymentMethod: string; operatorRef: string; now: number },
+    a: {
+      token: string;
+      msisdn: string;
+      paymentMethod: string;
+      operatorRef: string;
+      now: number;
+      /** How long before a live charge's status is first asked, unless its send ends sooner. */
+      sendWindowMs: number;
+    },
   ): Promise<CheckoutResult> => {
     const payment = await tx.payments.byCheckoutToken(a.token);
     if (!payment) return { ok: false, reason: 'not_found' };
@@ -253,7 +263,8 @@ const startCheckoutCharge = defineUnit(
     if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
     const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
     if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
-    await tx.payments.startCharge(payment.id, a.paymentMethod, a.msisdn, a.operatorRef, a.now, a.now);
+    const firstCheck = payment.mode === 'live' ? a.now + a.sendWindowMs : a.now;
+    await tx.payments.startCharge(payment.id, a.paymentMethod, a.msisdn, a.operatorRef, firstCheck, a.now);
     return { ok: true, payment: (await tx.payments.byId(payment.id)) as PaymentRow };
   },
 );
@@ -268,7 +279,13 @@ export async function payCheckout(
   token: string,
   input: { msisdn: string; paymentMethod: 'mtn_momo' | 'orange_money' },
 ): Promise<CheckoutResult> {
-  const charge = { token, ...input, operatorRef: randomUUID(), now: deps.clock.now() };
+  const charge = {
+    token,
+    ...input,
+    operatorRef: randomUUID(),
+    now: deps.clock.now(),
+    sendWindowMs: sendWindowMs(deps),
+  };
   const result = await write(deps, startCheckoutCharge, charge);
   if (result.ok) await askOperatorToCollect(deps, result.payment);
   return result;

@@ -13,7 +13,7 @@ import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { normaliseMsisdn } from './msisdn.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -44,6 +44,8 @@ interface PayoutContext {
   now: number;
   /** When a payout to a number that the operator never settles is given up. */
   expiresAt: number;
+  /** When its status is first asked (operator-requests.ts, `firstStatusCheckAt`). */
+  firstCheckAt: number;
 }
 
 /**
@@ -171,7 +173,7 @@ async function executePayout(tx: Tx, context: PayoutContext, movement: Movement)
     reference: movement.reference,
     failure_code: null,
     operator_ref: internal ? null : randomUUID(),
-    next_check_at: internal ? null : now,
+    next_check_at: internal ? null : context.firstCheckAt,
     expires_at: context.expiresAt,
     created_at: now,
     updated_at: now,
@@ -252,7 +254,12 @@ async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<
 
 function contextOf(deps: Deps, caller: Caller): PayoutContext {
   const now = deps.clock.now();
-  return { caller, now, expiresAt: now + deps.config.payoutTimeoutSeconds * 1000 };
+  return {
+    caller,
+    now,
+    expiresAt: now + deps.config.payoutTimeoutSeconds * 1000,
+    firstCheckAt: firstStatusCheckAt(deps, caller.mode, now),
+  };
 }
 
 const insertPayout = defineUnit(

@@ -7,7 +7,8 @@ import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
 import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
-import { askOperator, type OperatorAsk } from './operator-requests.js';
+import { askOperator, type OperatorAsk, sendWindowMs } from './operator-requests.js';
+import { nextStatusCheck } from './status-backoff.js';
 import { write } from './write.js';
 
 /**
@@ -280,7 +281,7 @@ interface DueItem {
 /** Reads, claims and asks about the due rows that are not in `behind`, and queues their outcomes. */
 async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<string>): Promise<StartedPass> {
   const now = deps.clock.now();
-  const recheckAt = now + deps.config.settlementPollMs;
+  const sandboxRecheckAt = now + deps.config.settlementPollMs;
   const { items, more } = await readDue(deps, now, batchSize);
   // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
   // claimed first, its next check moved past a lease that outlasts this pass's questions about
@@ -300,11 +301,22 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       mine.slice(start, start + operatorConcurrency).map(async (item) => {
         const row = item.row as PaymentRow | TopupRow | PayoutRow;
         let final: Final | null;
+        let recheckAt = sandboxRecheckAt;
         try {
-          final = await look(deps, item, now);
+          const seen = await look(deps, item, now);
+          final = seen.final;
+          if (item.row.mode === 'live') {
+            recheckAt = nextStatusCheck({
+              now,
+              sentAt: item.initiatedAt,
+              expiresAt: item.row.expires_at,
+              pollMs: deps.config.settlementPollMs,
+              retryAfterMs: seen.retryAfterMs,
+            });
+          }
         } catch (error) {
           // The claim is given back: the row is looked at again at the next pass, not after the lease.
-          const giveBack = { table: item.table, row, final: null, now, recheckAt };
+          const giveBack = { table: item.table, row, final: null, now, recheckAt: sandboxRecheckAt };
           await write(deps, applyOutcome, giveBack).catch(() => undefined);
           throw error;
         }
@@ -389,7 +401,11 @@ async function claim(deps: Deps, items: DueItem[], now: number): Promise<Set<str
  * again, same reference: that is the only way a request is ever sent twice, and the operator
  * answers a reference it already has with 409 (accepted), so it never pays twice.
  */
-async function look(deps: Deps, item: DueItem, now: number): Promise<Final | null> {
+async function look(
+  deps: Deps,
+  item: DueItem,
+  now: number,
+): Promise<{ final: Final | null; retryAfterMs?: number }> {
   const { kind, table, row, msisdn, initiatedAt } = item;
   if (row.operator_ref && msisdn) {
     const status = await deps.operators[row.mode].status(kind, {
@@ -402,11 +418,17 @@ async function look(deps: Deps, item: DueItem, now: number): Promise<Final | nul
     const final = finalFrom(status);
     if (final) {
       faultPoint('after_operator_status');
-      return final;
+      return { final };
+    }
+    if (status.state === 'pending' && status.retryAfterMs !== undefined) {
+      return {
+        final: row.expires_at <= now ? { status: 'expired' } : null,
+        retryAfterMs: status.retryAfterMs,
+      };
     }
     // The first send may still be on its way (token, init, pay, one retry after a 401): only
     // once it must have ended is "never received" taken as the answer.
-    const firstSendOver = now - initiatedAt >= 6 * deps.config.operatorTimeoutMs;
+    const firstSendOver = now - initiatedAt >= sendWindowMs(deps);
     if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
       const ask: OperatorAsk = {
         transactionId: row.id,
@@ -422,8 +444,8 @@ async function look(deps: Deps, item: DueItem, now: number): Promise<Final | nul
       const settle = (failureCode: string) =>
         settleRefused(deps, table, row as PaymentRow | TopupRow | PayoutRow, failureCode);
       const sent = await askOperator(deps, kind, ask, settle);
-      if (sent.state === 'failed') return null;
+      if (sent.state === 'failed') return { final: null };
     }
   }
-  return row.expires_at <= now ? { status: 'expired' } : null;
+  return { final: row.expires_at <= now ? { status: 'expired' } : null };
 }

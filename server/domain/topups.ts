@@ -9,7 +9,7 @@ import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
 import { normaliseMsisdn } from './msisdn.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -46,7 +46,7 @@ export async function createTopup(
     reference: input.reference ?? null,
     failure_code: null,
     operator_ref: randomUUID(),
-    next_check_at: now,
+    next_check_at: firstStatusCheckAt(deps, caller.mode, now),
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
     created_at: now,
     updated_at: now,

@@ -44,7 +44,8 @@ export type SendOutcome =
   | { state: 'failed'; failureCode: OperatorFailureCode };
 
 export type OperatorStatus =
-  | { state: 'pending' }
+  /** `retryAfterMs`: the operator asked not to be asked again before then (a 429). */
+  | { state: 'pending'; retryAfterMs?: number }
   /** The operator has no such request: it never got it, so sending the same reference again is safe. */
   | { state: 'not_received' }
   | { state: 'success' }
