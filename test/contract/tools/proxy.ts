@@ -224,7 +224,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
         body: {
           amount: 500_000,
           currency: 'XAF',
-          payer_msisdn: sandbox.mtn.succeeds,
+          payer_msisdn: sandbox.orange.succeeds,
           payment_method: 'orange_money',
         },
       }),
