@@ -173,7 +173,8 @@ export interface paths {
          *     is internal and is `success` at once.
          *
          *     A payout to a number goes through the operator of the number's network, found by its
-         *     prefix, unless `payment_method` names one. In live mode a number (or a
+         *     prefix, unless `payment_method` names one; a `payment_method` that is not the number's
+         *     network is refused with `422 network_mismatch`. In live mode a number (or a
          *     `payment_method`) that no connected operator serves is refused with
          *     `422 unsupported_network` before anything is debited.
          */
@@ -1191,17 +1192,31 @@ export interface components {
          */
         SignedMinorUnits: number;
         /**
-         * @description An ISO 4217 currency code served by MTN or Orange Mobile Money.
+         * @description An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the
+         *     operator environment that serves a request decides which it takes: MTN's sandbox only
+         *     `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is
+         *     refused with `422 currency_not_accepted`, whose message names those it takes. The
+         *     sandbox (test mode) takes them all.
          * @example XAF
          * @enum {string}
          */
-        Currency: "XAF" | "XOF" | "GHS" | "UGX" | "RWF" | "ZMW" | "GNF";
+        Currency: "XAF" | "XOF" | "GHS" | "UGX" | "RWF" | "ZMW" | "GNF" | "EUR";
         /**
          * @description A Mobile Money phone number in international format: country code first, digits
          *     only, no `+` (for example `237670000000`).
          * @example 237670000000
          */
         Msisdn: string;
+        /**
+         * @description A Mobile Money phone number, stored and answered in international format, country
+         *     code first, digits only (`237670000000`). Accepted as people write it: `+` or `00`
+         *     before the country code, spaces, dots, dashes and brackets (`+237 6 70 00 00 00`,
+         *     `00237670000000`), or a Cameroonian national number of nine digits (`670000000`). A
+         *     Cameroonian number has nine digits after `237`. Anything else is refused with
+         *     `400 invalid_msisdn`, whose message names the expected form.
+         * @example 237670000000
+         */
+        MsisdnInput: string;
         /**
          * @description The Mobile Money operator (`MTN/Orange MoMo`).
          * @example mtn_momo
@@ -1244,7 +1259,7 @@ export interface components {
         PaymentCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
-            customer_msisdn: components["schemas"]["Msisdn"];
+            customer_msisdn: components["schemas"]["MsisdnInput"];
             payment_method: components["schemas"]["PaymentMethod"];
             service_id: components["schemas"]["ServiceId"];
             reference?: components["schemas"]["Reference"];
@@ -1254,7 +1269,7 @@ export interface components {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
             service_id: components["schemas"]["ServiceId"];
-            customer_msisdn?: components["schemas"]["Msisdn"];
+            customer_msisdn?: components["schemas"]["MsisdnInput"];
             payment_method?: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
             /**
@@ -1340,7 +1355,7 @@ export interface components {
         PayoutCreate: {
             amount: components["schemas"]["Amount"];
             currency?: components["schemas"]["Currency"];
-            recipient_msisdn?: components["schemas"]["Msisdn"];
+            recipient_msisdn?: components["schemas"]["MsisdnInput"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
             recipient_bank_account?: components["schemas"]["BankAccountRecipient"];
             /**
@@ -1354,7 +1369,7 @@ export interface components {
         /** @description One payout of a bulk payout; the currency is the batch's. */
         BulkPayoutItem: {
             amount: components["schemas"]["Amount"];
-            recipient_msisdn?: components["schemas"]["Msisdn"];
+            recipient_msisdn?: components["schemas"]["MsisdnInput"];
             recipient_wallet_id?: components["schemas"]["WalletId"];
             recipient_bank_account?: components["schemas"]["BankAccountRecipient"];
             /**
@@ -1568,7 +1583,7 @@ export interface components {
         TopupCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
-            payer_msisdn: components["schemas"]["Msisdn"];
+            payer_msisdn: components["schemas"]["MsisdnInput"];
             payment_method: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
         };
@@ -2042,7 +2057,7 @@ export interface components {
          * @description A stable, machine-readable error code (see *Errors* in the introduction).
          * @enum {string}
          */
-        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "permission_denied" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested" | "invalid_iban_check_digits" | "invalid_rib_key" | "nothing_to_batch" | "invalid_statement";
+        ErrorCode: "missing_field" | "invalid_amount" | "invalid_field" | "invalid_msisdn" | "unknown_field" | "invalid_recipient" | "too_many_items" | "invalid_parameter" | "malformed_json" | "live_key_in_test_mode" | "missing_api_key" | "invalid_api_key" | "missing_api_user" | "invalid_api_user" | "insufficient_balance" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_key_reused" | "payment_not_refundable" | "service_deleted" | "too_many_webhook_endpoints" | "payload_too_large" | "unsupported_media_type" | "service_not_found" | "service_inactive" | "wallet_not_found" | "self_transfer" | "refund_exceeds_payment" | "unsupported_network" | "network_mismatch" | "currency_not_accepted" | "rate_limited" | "internal_error" | "service_unavailable" | "secret_not_replayed" | "key_not_active" | "permission_denied" | "too_many_active_keys" | "last_active_key" | "invalid_text" | "too_many_failed_authentications" | "headers_too_large" | "malformed_request" | "too_deeply_nested" | "invalid_iban_check_digits" | "invalid_rib_key" | "nothing_to_batch" | "invalid_statement";
         /** @description The envelope of every error response. */
         ErrorResponse: {
             /**
@@ -2268,8 +2283,9 @@ export interface components {
             };
         };
         /**
-         * @description The payment names a service that does not exist or cannot take payments, or (live
-         *     mode) no connected operator serves its `payment_method`.
+         * @description The payment names a service that does not exist or cannot take payments, its
+         *     `payment_method` is not the network of `customer_msisdn`, or (live mode) no connected
+         *     operator serves its `payment_method` or its environment does not take the currency.
          */
         ServiceUnusable: {
             headers: {
@@ -2284,9 +2300,10 @@ export interface components {
             };
         };
         /**
-         * @description The recipient wallet does not exist in this mode, or is your own, or (live mode) no
-         *     connected operator serves the recipient's number (or no bank is connected, for a bank
-         *     account), or a bank account's IBAN check digits or RIB key are wrong.
+         * @description The recipient wallet does not exist in this mode, or is your own, the `payment_method`
+         *     is not the network of the recipient's number, or (live mode) no connected operator
+         *     serves that number (or no bank is connected, for a bank account) or its environment does
+         *     not take the currency, or a bank account's IBAN check digits or RIB key are wrong.
          */
         RecipientUnusable: {
             headers: {
@@ -2565,6 +2582,7 @@ export type MinorUnits = components['schemas']['MinorUnits'];
 export type SignedMinorUnits = components['schemas']['SignedMinorUnits'];
 export type Currency = components['schemas']['Currency'];
 export type Msisdn = components['schemas']['Msisdn'];
+export type MsisdnInput = components['schemas']['MsisdnInput'];
 export type PaymentMethod = components['schemas']['PaymentMethod'];
 export type PayoutPaymentMethod = components['schemas']['PayoutPaymentMethod'];
 export type Reference = components['schemas']['Reference'];
@@ -3573,7 +3591,11 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Live mode only - no connected operator serves the `payment_method`; nothing was recorded. */
+            /**
+             * @description The `payment_method` is not the network of `payer_msisdn` (`network_mismatch`), or
+             *     (live mode) no connected operator serves it (`unsupported_network`) or its environment
+             *     does not take the currency (`currency_not_accepted`); nothing was recorded.
+             */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestIdHeader"];
@@ -4863,7 +4885,7 @@ export const pathsLogsGetParametersQueryMethodValues: ReadonlyArray<FlattenedDee
 export const pathsLogsGetParametersQueryStatus_classValues: ReadonlyArray<FlattenedDeepRequired<paths>["/logs"]["get"]["parameters"]["query"]["status_class"]> = ["2xx", "3xx", "4xx", "5xx"];
 export const successStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SuccessStatus"]> = ["success"];
 export const modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Mode"]> = ["live", "test"];
-export const currencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Currency"]> = ["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"];
+export const currencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Currency"]> = ["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR"];
 export const paymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethod"]> = ["mtn_momo", "orange_money"];
 export const payoutPaymentMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutPaymentMethod"]> = ["mtn_momo", "orange_money"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["initiated", "success", "failed", "expired"];
@@ -4889,6 +4911,6 @@ export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const apiPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiPermission"]> = ["read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

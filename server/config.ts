@@ -120,6 +120,17 @@ const orangeRequired = [
   'ORANGE_MONEY_PIN',
 ] as const;
 
+/** A comma-separated list of ISO 4217 codes (`XAF,XOF`), or `fallback` when unset. */
+function currencyList(env: Env, name: string, fallback: string[], problems: string[]): string[] {
+  const value = env[name];
+  if (!value) return fallback;
+  const codes = value.split(',').map((code) => code.trim());
+  if (codes.some((code) => !/^[A-Z]{3}$/.test(code))) {
+    problems.push(`${name} must be ISO 4217 codes separated by commas, for example XAF or EUR`);
+  }
+  return codes;
+}
+
 /**
  * An operator's variables are all set or none: a partial set stops the start-up naming what
  * is missing (a live payment must never fail later for want of a key). URLs must be http(s);
@@ -278,12 +289,19 @@ export function loadConfig(env: Env): Config {
     );
   }
   const production = nodeEnv === 'production';
-  const mtn = operatorSettings(env, 'MTN MoMo', mtnRequired, ['MTN_MOMO_CALLBACK_URL'], production, problems);
+  const mtn = operatorSettings(
+    env,
+    'MTN MoMo',
+    mtnRequired,
+    ['MTN_MOMO_CALLBACK_URL', 'MTN_MOMO_CURRENCIES', 'MTN_MOMO_REQUESTS_PER_SECOND'],
+    production,
+    problems,
+  );
   const orange = operatorSettings(
     env,
     'Orange Money',
     orangeRequired,
-    ['ORANGE_MONEY_NOTIFY_URL'],
+    ['ORANGE_MONEY_NOTIFY_URL', 'ORANGE_MONEY_CURRENCIES'],
     production,
     problems,
   );
@@ -304,6 +322,15 @@ export function loadConfig(env: Env): Config {
     },
     callbackUrl: env.MTN_MOMO_CALLBACK_URL || undefined,
     timeoutMs: operatorTimeoutMs,
+    // MTN's sandbox takes EUR only; its production environments their country's currency.
+    currencies: currencyList(
+      env,
+      'MTN_MOMO_CURRENCIES',
+      mtn.MTN_MOMO_TARGET_ENVIRONMENT === 'sandbox' ? ['EUR'] : ['XAF'],
+      problems,
+    ),
+    // MTN allows 10 requests a second per product: stay under it by default.
+    requestsPerSecond: int('MTN_MOMO_REQUESTS_PER_SECOND', 8, 1, 1000),
   };
   config.orangeMoney = orange && {
     baseUrl: orange.ORANGE_MONEY_BASE_URL,
@@ -314,6 +341,7 @@ export function loadConfig(env: Env): Config {
     pin: orange.ORANGE_MONEY_PIN,
     notifyUrl: env.ORANGE_MONEY_NOTIFY_URL || undefined,
     timeoutMs: operatorTimeoutMs,
+    currencies: currencyList(env, 'ORANGE_MONEY_CURRENCIES', ['XAF'], problems),
   };
   if (env.DATABASE_URL) {
     const url = env.DATABASE_URL;

@@ -8,6 +8,7 @@ import { apiSection } from './sections/api.js';
 import { bareSection } from './sections/bare.js';
 import { type GrowthResult, growthSection } from './sections/growth.js';
 import { halfLoadSection } from './sections/half-load.js';
+import { type OperatorPollingResult, operatorPollingSection } from './sections/operator-polling.js';
 import { type PostgresSummary, postgresSection } from './sections/postgres.js';
 import { prismSection } from './sections/prism.js';
 import { type SoakResult, soakSection } from './sections/soak.js';
@@ -24,6 +25,7 @@ export const sectionNames = [
   'growth',
   'postgres',
   'webhooks',
+  'operators',
   'start',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
@@ -36,6 +38,7 @@ export interface Outcome {
   webhooks?: WebhookResult;
   postgres?: PostgresSummary;
   startup?: StartupResult;
+  operators?: OperatorPollingResult;
   soak?: SoakResult;
 }
 
@@ -62,6 +65,7 @@ export async function runSections(bench: Bench, selected: Set<string>, soak: boo
   if (selected.has('growth')) outcome.growth = await growthSection(bench);
   if (selected.has('postgres')) outcome.postgres = await postgresSection(bench);
   if (selected.has('webhooks')) outcome.webhooks = await webhooksSection(bench);
+  if (selected.has('operators')) outcome.operators = await operatorPollingSection(bench);
   if (selected.has('start')) outcome.startup = await startSection(bench);
   return outcome;
 }

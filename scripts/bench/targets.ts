@@ -50,6 +50,16 @@ export function computeTargets(
     );
   }
   if (outcome.soak && outcome.soak.segments.length >= 2) targets.push(soakTarget(outcome.soak));
+  if (outcome.operators) {
+    const { payments, busiestSecond, limitPerSecond, rateLimited, settleSeconds } = outcome.operators;
+    targets.push({
+      key: 'operator_polls_within_limit',
+      label: `${payments} pending live payments settled within MTN's ${limitPerSecond} calls/s per product`,
+      goal: `busiest second <= ${limitPerSecond}, no 429`,
+      measured: `${busiestSecond}/s, ${rateLimited} 429, settled in ${settleSeconds.toFixed(0)} s`,
+      pass: busiestSecond <= limitPerSecond && rateLimited === 0,
+    });
+  }
   if (outcome.startup) {
     const { medianS, runsS } = outcome.startup;
     targets.push({

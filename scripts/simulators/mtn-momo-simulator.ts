@@ -4,7 +4,9 @@
  * expire, `requesttopay` / `transfer` answering 202 (409 for a reference seen before, 400 for
  * a malformed one, 401 for a bad or expired token), status bodies (PENDING, SUCCESSFUL,
  * FAILED with `reason`), 404 for a reference it never recorded, and callbacks to the
- * request's X-Callback-Url. See `Faults` for the fault switches.
+ * request's X-Callback-Url. See `Faults` for the fault switches. With `targetEnvironment:
+ * 'sandbox'` it takes EUR only, as MTN's sandbox does; by default it is Cameroon's production
+ * (`mtncameroon`, XAF).
  *
  * Outcomes, by the last digit of the number (overridable per number with `setOutcome`):
  * 1 FAILED (APPROVAL_REJECTED for collections, PAYEE_NOT_FOUND for transfers),
@@ -61,6 +63,10 @@ export interface MtnMomoSimulator {
   rejectedTokens: number;
   /** Status checks answered, by reference. */
   statusChecks: Map<string, number>;
+  /** The most calls one product received within one second (by wall-clock second). */
+  busiestSecond(product: MtnProduct): number;
+  /** Calls answered 429 for going past `rateLimitPerSecond`. */
+  readonly rateLimited: number;
   setOutcome(msisdn: string, outcome: MtnOutcome): void;
   /** Token expiry mid-run: every token issued so far stops working now. */
   expireAllTokens(): void;
@@ -74,7 +80,18 @@ export interface MtnMomoSimulator {
 export interface MtnMomoSimulatorOptions {
   settleMs?: number;
   tokenLifetimeSeconds?: number;
+  /**
+   * The X-Target-Environment it answers to: `mtncameroon` (the default: Cameroon's production,
+   * XAF) or `sandbox`, which behaves as MTN's sandbox (EUR only).
+   */
   targetEnvironment?: string;
+  /** The currencies it takes; by default those of its target environment. */
+  currencies?: string[];
+  /**
+   * MTN's published limit of calls a second per product: past it, 429 with Retry-After: 1.
+   * Unset: no limit.
+   */
+  rateLimitPerSecond?: number;
   port?: number;
   credentials?: Partial<Record<MtnProduct, MtnCredentials>>;
 }
@@ -94,7 +111,9 @@ export async function startMtnMomoSimulator(
 ): Promise<MtnMomoSimulator> {
   const settleMs = options.settleMs ?? 100;
   const lifetime = options.tokenLifetimeSeconds ?? 3600;
-  const targetEnvironment = options.targetEnvironment ?? 'sandbox';
+  const targetEnvironment = options.targetEnvironment ?? 'mtncameroon';
+  // MTN's sandbox takes EUR only; a production environment its country's currency.
+  const currencies = options.currencies ?? (targetEnvironment === 'sandbox' ? ['EUR'] : ['XAF']);
   const credentials: Record<MtnProduct, MtnCredentials> = {
     collection: options.credentials?.collection ?? newCredentials(),
     disbursement: options.credentials?.disbursement ?? newCredentials(),
@@ -174,9 +193,84 @@ export async function startMtnMomoSimulator(
     body: { code: 'UNAUTHORIZED', message: 'Access token is invalid or expired' },
   };
 
+  /** API users created through the sandbox's provisioning API: their key once asked for. */
+  const provisioned = new Map<string, { apiKey: string | null; providerCallbackHost: string }>();
+
+  /**
+   * MTN's sandbox provisioning (`/v1_0/apiuser`), with any product's subscription key:
+   * `POST /v1_0/apiuser` (X-Reference-Id: the new user's UUID v4; body {providerCallbackHost})
+   * answers 201 (409 for a user that exists), `POST /v1_0/apiuser/{id}/apikey` 201 {apiKey}
+   * (a new key each time), `GET /v1_0/apiuser/{id}` the user. Production has no such API.
+   */
+  const provisioning = (req: SimRequest, parts: string[]): SimAnswer => {
+    if (targetEnvironment !== 'sandbox') return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+    const key = req.headers['ocp-apim-subscription-key'];
+    if (!Object.values(credentials).some((c) => c.subscriptionKey === key)) {
+      return {
+        status: 401,
+        body: { statusCode: 401, message: 'Access denied due to invalid subscription key.' },
+      };
+    }
+    if (req.method === 'POST' && parts.length === 2) {
+      const id = String(req.headers['x-reference-id'] ?? '');
+      const host = (req.body as { providerCallbackHost?: unknown } | undefined)?.providerCallbackHost;
+      if (!uuidV4.test(id) || typeof host !== 'string' || host === '') {
+        return {
+          status: 400,
+          body: { code: 'INVALID_INPUT', message: 'Request does not follow the specification' },
+        };
+      }
+      if (provisioned.has(id)) return { status: 409, body: { code: 'RESOURCE_ALREADY_EXIST' } };
+      provisioned.set(id, { apiKey: null, providerCallbackHost: host });
+      return { status: 201 };
+    }
+    const user = provisioned.get(parts[2] ?? '');
+    if (!user) return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+    if (req.method === 'POST' && parts[3] === 'apikey' && parts.length === 4) {
+      user.apiKey = randomUUID().replaceAll('-', '');
+      return { status: 201, body: { apiKey: user.apiKey } };
+    }
+    if (req.method === 'GET' && parts.length === 3) {
+      return { status: 200, body: { providerCallbackHost: user.providerCallbackHost, targetEnvironment } };
+    }
+    return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
+  };
+
+  /** The product's own API user, or one provisioned through the sandbox's API with its key. */
+  const knownUser = (creds: MtnCredentials, authorization: string | undefined): boolean => {
+    const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+    if (authorization === basic(creds.apiUser, creds.apiKey)) return true;
+    for (const [user, { apiKey }] of provisioned) {
+      if (apiKey && authorization === basic(user, apiKey)) return true;
+    }
+    return false;
+  };
+
+  const callsBySecond: Record<MtnProduct, Map<number, number>> = {
+    collection: new Map(),
+    disbursement: new Map(),
+  };
+  let rateLimited = 0;
+  /** Counts a call to `product` in its second; false past the limit of calls a second. */
+  const withinLimit = (product: MtnProduct): boolean => {
+    const second = Math.floor(Date.now() / 1000);
+    const calls = (callsBySecond[product].get(second) ?? 0) + 1;
+    callsBySecond[product].set(second, calls);
+    return options.rateLimitPerSecond === undefined || calls <= options.rateLimitPerSecond;
+  };
+
   const handle = async (req: SimRequest): Promise<SimAnswer> => {
     const parts = req.path.split('/').filter(Boolean);
+    if (parts[0] === 'v1_0' && parts[1] === 'apiuser') return provisioning(req, parts);
     const product = parts[0] as MtnProduct;
+    if ((product === 'collection' || product === 'disbursement') && !withinLimit(product)) {
+      rateLimited++;
+      return {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { statusCode: 429, message: 'Rate limit is exceeded.' },
+      };
+    }
     if (product !== 'collection' && product !== 'disbursement')
       return { status: 404, body: { code: 'RESOURCE_NOT_FOUND' } };
     const creds = credentials[product];
@@ -192,8 +286,8 @@ export async function startMtnMomoSimulator(
         faults.tokenFail500--;
         return { status: 500, body: { error: 'internal_error' } };
       }
-      const expected = `Basic ${Buffer.from(`${creds.apiUser}:${creds.apiKey}`).toString('base64')}`;
-      if (req.headers.authorization !== expected) return { status: 401, body: { error: 'login_failed' } };
+      if (!knownUser(creds, req.headers.authorization))
+        return { status: 401, body: { error: 'login_failed' } };
       const token = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
       tokens.set(token, { product, expiresAt: Date.now() + lifetime * 1000 });
       sim.tokensIssued[product]++;
@@ -233,6 +327,10 @@ export async function startMtnMomoSimulator(
           status: 400,
           body: { code: 'INVALID_INPUT', message: 'Request does not follow the specification' },
         };
+      }
+      if (!currencies.includes(body.currency)) {
+        // As MTN's sandbox answers anything but EUR: an error, and nothing recorded.
+        return { status: 500, body: { code: 'INVALID_CURRENCY', message: 'Currency not supported.' } };
       }
       const existing = requests.get(referenceId);
       if (existing) {
@@ -292,6 +390,10 @@ export async function startMtnMomoSimulator(
       return sim.rejectedTokens;
     },
     statusChecks,
+    busiestSecond: (product) => Math.max(0, ...callsBySecond[product].values()),
+    get rateLimited() {
+      return rateLimited;
+    },
     setOutcome: (msisdn, outcome) => outcomes.set(msisdn, outcome),
     expireAllTokens() {
       for (const token of tokens.values()) token.expiresAt = 0;

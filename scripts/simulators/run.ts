@@ -8,7 +8,13 @@ import { startOrangeMoneySimulator } from './orange-money-simulator.js';
 
 const settleMs = Number(process.env.SIMULATOR_SETTLE_MS ?? 3000);
 const publicUrl = (process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
-const mtn = await startMtnMomoSimulator({ settleMs });
+// SIMULATOR_MTN_ENVIRONMENT=sandbox: the MTN simulator behaves as MTN's sandbox (EUR only,
+// with its provisioning API for `npm run admin -- mtn-sandbox-credentials`).
+const mtnEnvironment = process.env.SIMULATOR_MTN_ENVIRONMENT;
+const mtn = await startMtnMomoSimulator({
+  settleMs,
+  ...(mtnEnvironment ? { targetEnvironment: mtnEnvironment } : {}),
+});
 const orange = await startOrangeMoneySimulator({ settleMs });
 const env = {
   MTN_MOMO_BASE_URL: mtn.url,

@@ -13,6 +13,7 @@ import { ApiError } from '../domain/errors.js';
 import { randomBase62 } from '../domain/ids.js';
 import { loadEnvFile } from '../env-file.js';
 import { credentialsMessage, shellVariables } from '../first-start.js';
+import { provisionMtnSandboxUser } from '../operators/mtn-momo/sandbox-provisioning.js';
 import { openStore } from '../storage/open-store.js';
 import type { DashboardRole } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
@@ -36,6 +37,14 @@ Commands:
       the export lines of the base URL and API user. Keys are stored hashed, so the test key
       cannot be shown again: --rotate replaces every test key of that account with a new one
       and prints it (the old test keys stop working at once; live keys are untouched).
+  mtn-sandbox-credentials [--collection-key <key>] [--disbursement-key <key>]
+                          [--callback-url <url>] [--base-url <url>]
+      Creates an API user and key in MTN's sandbox for the Collection and the Disbursement
+      products, from their subscription keys (default: MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY and
+      MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY), and prints the MTN_MOMO_* variables to set.
+      The API users' providerCallbackHost is the host of --callback-url (default:
+      MTN_MOMO_CALLBACK_URL, else PUBLIC_URL's /operator-callbacks/mtn-momo). --base-url
+      defaults to MTN_MOMO_BASE_URL, else https://sandbox.momodeveloper.mtn.com.
 
 Environment: DATABASE_PATH (default ./data/payments.db), PUBLIC_URL for the links,
 SECRETS_ENCRYPTION_KEY (required in production; elsewhere the key file beside the database is
@@ -52,6 +61,65 @@ interface CommandContext {
   config: Config;
   store: Store;
 }
+
+/** Commands that need no database: they run before any is opened. */
+const withoutStore: Record<string, (args: string[]) => Promise<void>> = {
+  'mtn-sandbox-credentials': async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        'collection-key': { type: 'string' },
+        'disbursement-key': { type: 'string' },
+        'callback-url': { type: 'string' },
+        'base-url': { type: 'string' },
+      },
+    });
+    const env = process.env;
+    const keys = {
+      COLLECTION: values['collection-key'] ?? env.MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY,
+      DISBURSEMENT: values['disbursement-key'] ?? env.MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY,
+    };
+    if (!keys.COLLECTION || !keys.DISBURSEMENT) {
+      fail(
+        'mtn-sandbox-credentials needs the subscription keys of both products (momodeveloper.mtn.com, Profile): --collection-key and --disbursement-key.',
+      );
+    }
+    const baseUrl = values['base-url'] ?? env.MTN_MOMO_BASE_URL ?? 'https://sandbox.momodeveloper.mtn.com';
+    const publicUrl = (env.PUBLIC_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+    const callbackUrl =
+      values['callback-url'] ?? env.MTN_MOMO_CALLBACK_URL ?? `${publicUrl}/operator-callbacks/mtn-momo`;
+    let host: string;
+    try {
+      host = new URL(callbackUrl).hostname;
+    } catch {
+      fail(`--callback-url must be a URL, such as https://api.example.com/operator-callbacks/mtn-momo.`);
+    }
+    const lines = [`MTN_MOMO_BASE_URL=${baseUrl}`, 'MTN_MOMO_TARGET_ENVIRONMENT=sandbox'];
+    for (const [product, subscriptionKey] of Object.entries(keys) as Array<[string, string]>) {
+      try {
+        const user = await provisionMtnSandboxUser({ baseUrl, subscriptionKey, providerCallbackHost: host });
+        lines.push(
+          `MTN_MOMO_${product}_SUBSCRIPTION_KEY=${subscriptionKey}`,
+          `MTN_MOMO_${product}_API_USER=${user.apiUser}`,
+          `MTN_MOMO_${product}_API_KEY=${user.apiKey}`,
+        );
+      } catch (err) {
+        console.error(`MTN sandbox, ${product.toLowerCase()} product: ${(err as Error).message}.`);
+        process.exit(1);
+      }
+    }
+    lines.push(`MTN_MOMO_CALLBACK_URL=${callbackUrl}`);
+    console.log(
+      [
+        `API users created in MTN's sandbox (providerCallbackHost ${host}). Set these (or add them to .env):`,
+        '',
+        ...lines.map((line) => `export ${line}`),
+        '',
+        'MTN\'s sandbox takes only EUR: send "currency": "EUR" in live mode.',
+      ].join('\n'),
+    );
+  },
+};
 
 /** The commands, each a function of its own. */
 const commands: Record<string, (context: CommandContext) => Promise<void>> = {
@@ -187,6 +255,12 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === 'help') {
     console.log(usage);
+    return;
+  }
+  const storeless = withoutStore[command];
+  if (storeless) {
+    loadEnvFile();
+    await storeless(rest);
     return;
   }
   const run = commands[command];

@@ -5,8 +5,10 @@
  * customer's language; the routes answer them in one place (server/checkout/routes.ts).
  */
 import { ApiError } from '../domain/errors.js';
+import { canonicalMsisdn } from '../domain/msisdn.js';
 import type { MessageKey } from '../i18n/en.js';
 import type { Translator } from '../i18n/translator.js';
+import { networkOf } from '../operators/number-prefixes.js';
 import type { CheckoutView } from './page.js';
 
 export const linkNotFound = () =>
@@ -27,12 +29,19 @@ export const noOperator = () =>
   new ApiError(400, 'invalid_field', 'No operator was chosen.', { param: 'payment_method' });
 
 /** What the customer reads for each refusal, in their language. */
-function words(refusal: ApiError): MessageKey {
-  if (refusal.status === 404) return 'checkout.notFound';
-  if (refusal.code === 'service_inactive') return 'checkout.closed';
-  if (refusal.status === 410) return 'checkout.expired';
-  if (refusal.code === 'invalid_msisdn') return 'checkout.invalidNumber';
-  return 'checkout.noOperator';
+function words(t: Translator, refusal: ApiError, typed?: Typed): string {
+  if (refusal.status === 404) return t.t('checkout.notFound');
+  if (refusal.code === 'service_inactive') return t.t('checkout.closed');
+  if (refusal.status === 410) return t.t('checkout.expired');
+  if (refusal.code === 'invalid_msisdn') return t.t('checkout.invalidNumber');
+  if (refusal.code === 'network_mismatch') {
+    const msisdn = canonicalMsisdn(typed?.msisdn ?? '');
+    const network = msisdn ? networkOf(msisdn) : null;
+    return t.t('checkout.networkMismatch', {
+      network: network === 'orange_money' ? 'Orange Money' : 'MTN Mobile Money',
+    });
+  }
+  return t.t('checkout.noOperator');
 }
 
 /** What the customer typed, given back in the form a refusal shows again. */
@@ -46,7 +55,12 @@ export function refusalView(t: Translator, refusal: ApiError, typed?: Typed): Ch
   if (refusal.status === 404) return { kind: 'not_found' };
   if (refusal.code === 'service_inactive') return { kind: 'closed' };
   if (refusal.status === 410) return { kind: 'expired' };
-  return { kind: 'form', error: t.t(words(refusal)), msisdn: typed?.msisdn ?? '', method: typed?.method };
+  return {
+    kind: 'form',
+    error: words(t, refusal, typed),
+    msisdn: typed?.msisdn ?? '',
+    method: typed?.method,
+  };
 }
 
 /**
@@ -58,8 +72,9 @@ export function refusalJson(
   t: Translator,
   refusal: ApiError,
   poll: boolean,
+  typed?: Typed,
 ): { status?: string; error?: string; text: string } {
-  const text = t.t(words(refusal));
+  const text = words(t, refusal, typed);
   if (refusal.status === 404) return poll ? { status: 'not_found', text } : { error: 'not_found', text };
   if (refusal.code === 'service_inactive') return { status: 'closed', text };
   if (refusal.status === 410) return { status: 'expired', text };

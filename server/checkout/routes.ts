@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import type { Deps } from '../domain/context.js';
 import type { ApiError } from '../domain/errors.js';
+import { canonicalMsisdn } from '../domain/msisdn.js';
+import { refuseOtherNetwork } from '../domain/operator-requests.js';
 import { findCheckout, payCheckout } from '../domain/payments.js';
 import { localeOf, rememberLocale } from '../i18n/http.js';
 import { isLocale, Translator } from '../i18n/translator.js';
-import { normaliseMsisdn } from './format.js';
 import { type CheckoutContext, type CheckoutView, describeStatus, isUnpaid, renderCheckout } from './page.js';
 import {
   invalidNumber,
@@ -86,7 +87,7 @@ export function checkoutRoutes(deps: Deps): Router {
     typed?: Typed,
   ) => {
     const t = translatorFor(req, res);
-    if (to !== 'page') return res.status(refusal.status).json(refusalJson(t, refusal, to === 'poll'));
+    if (to !== 'page') return res.status(refusal.status).json(refusalJson(t, refusal, to === 'poll', typed));
     sendPage(req, res, refusal.status, refusalView(t, refusal, typed), found ?? {});
   };
 
@@ -121,10 +122,15 @@ export function checkoutRoutes(deps: Deps): Router {
         : body.payment_method === 'mtn_momo'
           ? 'mtn_momo'
           : null;
-    const msisdn = typeof body.msisdn === 'string' ? normaliseMsisdn(body.msisdn) : null;
+    const msisdn = typeof body.msisdn === 'string' ? canonicalMsisdn(body.msisdn) : null;
     if (!msisdn || !method) {
       const typed = { msisdn: String(body.msisdn ?? ''), method: method ?? undefined };
       return refuse(req, res, to, msisdn ? noOperator() : invalidNumber(), found, typed);
+    }
+    try {
+      refuseOtherNetwork(msisdn, method, 'payment_method');
+    } catch (mismatch) {
+      return refuse(req, res, to, mismatch as ApiError, found, { msisdn: String(body.msisdn), method });
     }
     const result = await payCheckout(deps, found.token, { msisdn, paymentMethod: method });
     const payment = result.ok ? result.payment : (result.payment ?? found.payment);

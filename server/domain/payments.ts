@@ -9,7 +9,15 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { normaliseMsisdn } from './msisdn.js';
+import {
+  askOperator,
+  firstStatusCheckAt,
+  refuseOtherNetwork,
+  refuseUnacceptedCurrency,
+  routeRequest,
+  sendWindowMs,
+} from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -107,8 +115,15 @@ export async function createDirectPayment(
   answer?: Answer<PaymentRow>,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
+  let customerMsisdn: string;
   try {
-    routeRequest(deps, caller.mode, input.customer_msisdn, input.payment_method, 'payment_method');
+    customerMsisdn = normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
+    routeRequest(
+      deps,
+      caller.mode,
+      { msisdn: customerMsisdn, paymentMethod: input.payment_method, currency: input.currency },
+      'payment_method',
+    );
   } catch (refusal) {
     // A missing or inactive service is said first, as when both are wrong.
     await deps.store.read((tx) => requireActiveService(tx, caller, input.service_id));
@@ -119,13 +134,13 @@ export async function createDirectPayment(
     currency: input.currency,
     flow: 'direct',
     payment_method: input.payment_method,
-    customer_msisdn: input.customer_msisdn,
+    customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
     return_url: null,
     checkout_token: null,
     operator_ref: randomUUID(),
-    next_check_at: now,
+    next_check_at: firstStatusCheckAt(deps, caller.mode, now),
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
   });
   const payment = await write(deps, insertPayment, { caller, row }, answer);
@@ -168,6 +183,10 @@ export async function initiateHostedPayment(
       { param: 'return_url' },
     );
   }
+  const customerMsisdn =
+    input.customer_msisdn === undefined ? null : normaliseMsisdn(input.customer_msisdn, 'customer_msisdn');
+  refuseOtherNetwork(customerMsisdn ?? '', input.payment_method, 'payment_method');
+  if (input.payment_method) refuseUnacceptedCurrency(deps, caller.mode, input.payment_method, input.currency);
   const now = deps.clock.now();
   const row = newPaymentRow(caller, now, {
     amount: input.amount,
@@ -175,7 +194,7 @@ export async function initiateHostedPayment(
     flow: 'hosted',
     return_url: input.return_url ?? null,
     payment_method: input.payment_method ?? null,
-    customer_msisdn: input.customer_msisdn ?? null,
+    customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
     checkout_token: `cs_${randomBase62(32)}`,
@@ -227,7 +246,15 @@ const startCheckoutCharge = defineUnit(
   'payments.start-checkout-charge',
   async (
     tx,
-    a: { token: string; msisdn: string; paymentMethod: string; operatorRef: string; now: number },
+    a: {
+      token: string;
+      msisdn: string;
+      paymentMethod: string;
+      operatorRef: string;
+      now: number;
+      /** How long before a live charge's status is first asked, unless its send ends sooner. */
+      sendWindowMs: number;
+    },
   ): Promise<CheckoutResult> => {
     const payment = await tx.payments.byCheckoutToken(a.token);
     if (!payment) return { ok: false, reason: 'not_found' };
@@ -236,7 +263,8 @@ const startCheckoutCharge = defineUnit(
     if (payment.operator_ref !== null) return { ok: false, reason: 'already_paid', payment };
     const service = await tx.services.get(payment.account_id, payment.mode, payment.service_id);
     if (service?.status !== 'active') return { ok: false, reason: 'service_inactive', payment };
-    await tx.payments.startCharge(payment.id, a.paymentMethod, a.msisdn, a.operatorRef, a.now, a.now);
+    const firstCheck = payment.mode === 'live' ? a.now + a.sendWindowMs : a.now;
+    await tx.payments.startCharge(payment.id, a.paymentMethod, a.msisdn, a.operatorRef, firstCheck, a.now);
     return { ok: true, payment: (await tx.payments.byId(payment.id)) as PaymentRow };
   },
 );
@@ -251,7 +279,13 @@ export async function payCheckout(
   token: string,
   input: { msisdn: string; paymentMethod: 'mtn_momo' | 'orange_money' },
 ): Promise<CheckoutResult> {
-  const charge = { token, ...input, operatorRef: randomUUID(), now: deps.clock.now() };
+  const charge = {
+    token,
+    ...input,
+    operatorRef: randomUUID(),
+    now: deps.clock.now(),
+    sendWindowMs: sendWindowMs(deps),
+  };
   const result = await write(deps, startCheckoutCharge, charge);
   if (result.ok) await askOperatorToCollect(deps, result.payment);
   return result;

@@ -13,7 +13,8 @@ import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { normaliseMsisdn } from './msisdn.js';
+import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -55,6 +56,8 @@ interface PayoutContext {
   now: number;
   /** When a payout to a number that the operator never settles is given up. */
   expiresAt: number;
+  /** When its status is first asked (operator-requests.ts, `firstStatusCheckAt`). */
+  firstCheckAt: number;
 }
 
 /**
@@ -84,14 +87,14 @@ function destinationOf(
     return bankDestination(deps, caller, item.recipient_bank_account, item.payment_method, prefix, currency);
   }
   if (item.recipient_msisdn !== undefined) {
+    const msisdn = normaliseMsisdn(item.recipient_msisdn, `${prefix}recipient_msisdn`);
     const method = routeRequest(
       deps,
       caller.mode,
-      item.recipient_msisdn,
-      item.payment_method,
+      { msisdn, paymentMethod: item.payment_method, currency },
       `${prefix}${item.payment_method ? 'payment_method' : 'recipient_msisdn'}`,
     );
-    return { msisdn: item.recipient_msisdn, method: method ?? networkOf(item.recipient_msisdn) };
+    return { msisdn, method: method ?? networkOf(msisdn) };
   }
   const param = `${prefix}recipient_wallet_id`;
   if (item.payment_method !== undefined) {
@@ -251,7 +254,7 @@ async function executePayout(tx: Tx, context: PayoutContext, movement: Movement)
     reference: movement.reference,
     failure_code: null,
     operator_ref: operated ? randomUUID() : null,
-    next_check_at: operated ? now : null,
+    next_check_at: operated ? context.firstCheckAt : null,
     expires_at: context.expiresAt,
     created_at: now,
     updated_at: now,
@@ -332,7 +335,12 @@ async function askOperatorToTransfer(deps: Deps, payouts: PayoutRow[]): Promise<
 
 function contextOf(deps: Deps, caller: Caller): PayoutContext {
   const now = deps.clock.now();
-  return { caller, now, expiresAt: now + deps.config.payoutTimeoutSeconds * 1000 };
+  return {
+    caller,
+    now,
+    expiresAt: now + deps.config.payoutTimeoutSeconds * 1000,
+    firstCheckAt: firstStatusCheckAt(deps, caller.mode, now),
+  };
 }
 
 /**

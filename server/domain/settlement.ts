@@ -7,7 +7,9 @@ import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
 import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
-import { askOperator, type OperatorAsk } from './operator-requests.js';
+import { takeCalledBack } from './operator-callbacks.js';
+import { askOperator, type OperatorAsk, sendWindowMs } from './operator-requests.js';
+import { nextStatusCheck } from './status-backoff.js';
 import { write } from './write.js';
 
 /**
@@ -280,7 +282,7 @@ interface DueItem {
 /** Reads, claims and asks about the due rows that are not in `behind`, and queues their outcomes. */
 async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<string>): Promise<StartedPass> {
   const now = deps.clock.now();
-  const recheckAt = now + deps.config.settlementPollMs;
+  const sandboxRecheckAt = now + deps.config.settlementPollMs;
   const { items, more } = await readDue(deps, now, batchSize);
   // Several instances on one database (PostgreSQL) pass over the same due rows: each row is
   // claimed first, its next check moved past a lease that outlasts this pass's questions about
@@ -300,11 +302,22 @@ async function startPass(deps: Deps, batchSize: number, behind: ReadonlySet<stri
       mine.slice(start, start + operatorConcurrency).map(async (item) => {
         const row = item.row as PaymentRow | TopupRow | PayoutRow;
         let final: Final | null;
+        let recheckAt = sandboxRecheckAt;
         try {
-          final = await look(deps, item, now);
+          const seen = await look(deps, item, now);
+          final = seen.final;
+          if (item.row.mode === 'live') {
+            recheckAt = nextStatusCheck({
+              now,
+              sentAt: item.initiatedAt,
+              expiresAt: item.row.expires_at,
+              pollMs: deps.config.settlementPollMs,
+              retryAfterMs: seen.retryAfterMs,
+            });
+          }
         } catch (error) {
           // The claim is given back: the row is looked at again at the next pass, not after the lease.
-          const giveBack = { table: item.table, row, final: null, now, recheckAt };
+          const giveBack = { table: item.table, row, final: null, now, recheckAt: sandboxRecheckAt };
           await write(deps, applyOutcome, giveBack).catch(() => undefined);
           throw error;
         }
@@ -328,9 +341,15 @@ async function readDue(
   now: number,
   batchSize: number,
 ): Promise<{ items: DueItem[]; more: boolean }> {
+  // Those operators called back about first, whenever their next check was due (a callback says
+  // the movement changed): server/domain/operator-callbacks.ts.
+  const calledBack = takeCalledBack(deps);
   const { payments, topups, payouts, more } = await deps.store.read(async (tx) => {
     const byId = <T extends { id: string }>(rows: T[]) => [...new Map(rows.map((r) => [r.id, r])).values()];
     const batches = {
+      calledBackPayments: await tx.payments.pendingAmong(calledBack.get('payments') ?? []),
+      calledBackTopups: await tx.topups.pendingAmong(calledBack.get('topups') ?? []),
+      calledBackPayouts: await tx.payouts.pendingAmong(calledBack.get('payouts') ?? []),
       duePayments: await tx.payments.due(now, batchSize),
       expiredPayments: await tx.payments.expired(now, batchSize),
       dueTopups: await tx.topups.due(now, batchSize),
@@ -338,10 +357,16 @@ async function readDue(
       payouts: await tx.payouts.due(now, batchSize),
     };
     return {
-      payments: byId([...batches.duePayments, ...batches.expiredPayments]),
-      topups: byId([...batches.dueTopups, ...batches.expiredTopups]),
-      payouts: batches.payouts,
-      more: Object.values(batches).some((rows) => rows.length >= batchSize),
+      payments: byId([...batches.calledBackPayments, ...batches.duePayments, ...batches.expiredPayments]),
+      topups: byId([...batches.calledBackTopups, ...batches.dueTopups, ...batches.expiredTopups]),
+      payouts: byId([...batches.calledBackPayouts, ...batches.payouts]),
+      more: [
+        batches.duePayments,
+        batches.expiredPayments,
+        batches.dueTopups,
+        batches.expiredTopups,
+        batches.payouts,
+      ].some((rows) => rows.length >= batchSize),
     };
   });
   const items: DueItem[] = [
@@ -395,7 +420,11 @@ async function claim(deps: Deps, items: DueItem[], now: number): Promise<Set<str
  * again, same reference: that is the only way a request is ever sent twice, and the operator
  * answers a reference it already has with 409 (accepted), so it never pays twice.
  */
-async function look(deps: Deps, item: DueItem, now: number): Promise<Final | null> {
+async function look(
+  deps: Deps,
+  item: DueItem,
+  now: number,
+): Promise<{ final: Final | null; retryAfterMs?: number }> {
   const { kind, table, row, msisdn, initiatedAt } = item;
   if (row.operator_ref && msisdn) {
     const status = await deps.operators[row.mode].status(kind, {
@@ -408,11 +437,17 @@ async function look(deps: Deps, item: DueItem, now: number): Promise<Final | nul
     const final = finalFrom(status);
     if (final) {
       faultPoint('after_operator_status');
-      return final;
+      return { final };
+    }
+    if (status.state === 'pending' && status.retryAfterMs !== undefined) {
+      return {
+        final: row.expires_at <= now ? { status: 'expired' } : null,
+        retryAfterMs: status.retryAfterMs,
+      };
     }
     // The first send may still be on its way (token, init, pay, one retry after a 401): only
     // once it must have ended is "never received" taken as the answer.
-    const firstSendOver = now - initiatedAt >= 6 * deps.config.operatorTimeoutMs;
+    const firstSendOver = now - initiatedAt >= sendWindowMs(deps);
     if (status.state === 'not_received' && firstSendOver && row.expires_at > now) {
       const ask: OperatorAsk = {
         transactionId: row.id,
@@ -428,8 +463,8 @@ async function look(deps: Deps, item: DueItem, now: number): Promise<Final | nul
       const settle = (failureCode: string) =>
         settleRefused(deps, table, row as PaymentRow | TopupRow | PayoutRow, failureCode);
       const sent = await askOperator(deps, kind, ask, settle);
-      if (sent.state === 'failed') return null;
+      if (sent.state === 'failed') return { final: null };
     }
   }
-  return row.expires_at <= now ? { status: 'expired' } : null;
+  return { final: row.expires_at <= now ? { status: 'expired' } : null };
 }

@@ -8,7 +8,8 @@ import type { Caller, Deps } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
-import { askOperator, routeRequest } from './operator-requests.js';
+import { normaliseMsisdn } from './msisdn.js';
+import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
 import { type Answer, write } from './write.js';
 
@@ -25,7 +26,13 @@ export async function createTopup(
   input: TopupCreate,
   answer?: Answer<TopupRow>,
 ): Promise<TopupRow> {
-  routeRequest(deps, caller.mode, input.payer_msisdn, input.payment_method, 'payment_method');
+  const payerMsisdn = normaliseMsisdn(input.payer_msisdn, 'payer_msisdn');
+  routeRequest(
+    deps,
+    caller.mode,
+    { msisdn: payerMsisdn, paymentMethod: input.payment_method, currency: input.currency },
+    'payment_method',
+  );
   const now = deps.clock.now();
   const row: Omit<TopupRow, 'seq' | 'operator_token'> = {
     id: newId('tu'),
@@ -34,12 +41,12 @@ export async function createTopup(
     amount: input.amount,
     currency: input.currency,
     status: 'initiated',
-    payer_msisdn: input.payer_msisdn,
+    payer_msisdn: payerMsisdn,
     payment_method: input.payment_method,
     reference: input.reference ?? null,
     failure_code: null,
     operator_ref: randomUUID(),
-    next_check_at: now,
+    next_check_at: firstStatusCheckAt(deps, caller.mode, now),
     expires_at: now + deps.config.paymentExpirySeconds * 1000,
     created_at: now,
     updated_at: now,

@@ -1,4 +1,5 @@
 import { ApiError, type ApiErrorDetail } from '../domain/errors.js';
+import { expectedMsisdnForm } from '../domain/msisdn.js';
 
 /** The shape of express-openapi-validator's errors. */
 export interface ValidatorError {
@@ -157,7 +158,7 @@ function classify(p: Problem): { code: (typeof precedence)[number]; message: str
   if (name.endsWith('msisdn')) {
     return {
       code: 'invalid_msisdn',
-      message: `The field ${p.param} must be a phone number in international format: country code first, digits only (for example 237670000000).`,
+      message: `The field ${p.param} is not a usable phone number: ${expectedMsisdnForm}.`,
     };
   }
   if (p.param === 'items' && p.keyword === 'maxItems') {

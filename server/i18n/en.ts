@@ -155,6 +155,8 @@ export const en = {
     'Statement {id}: {applied, plural, one {# payout settled} other {# payouts settled}} ({outcomes}).',
   'bank.batchTitle': 'Bank batch {id}',
   'bank.batched': 'Batch {id}: {count, plural, one {# payout} other {# payouts}}, {amount}.',
+  'apiError.network_mismatch': 'The payment method is not the network of the number.',
+  'apiError.currency_not_accepted': 'The operator does not take this currency.',
   'apiError.missing_field': 'A required field is missing.',
   'apiError.invalid_amount': 'The amount is not valid.',
   'apiError.invalid_field': 'A field is not valid.',
@@ -414,7 +416,8 @@ export const en = {
   'checkout.failed': 'The payment did not go through. No money was taken.',
   'checkout.expired': 'This payment link has expired. No money was taken.',
   'checkout.invalidNumber':
-    'Enter the Mobile Money number with its country code, digits only, for example 237670000000.',
+    'Enter the Mobile Money number with its country code (+237 670 000 000) or its nine national digits (670 000 000).',
+  'checkout.networkMismatch': 'This number is on {network}: choose {network} to pay with it.',
   'checkout.noOperator': 'Choose your operator: MTN Mobile Money or Orange Money.',
   'checkout.offline':
     'The connection was lost. Check your network, then tap Pay again: you will not be charged twice.',

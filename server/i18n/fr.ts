@@ -148,6 +148,8 @@ export const fr: Messages = {
     'Relevé {id} : {applied, plural, one {# versement réglé} other {# versements réglés}} ({outcomes}).',
   'bank.batchTitle': 'Lot bancaire {id}',
   'bank.batched': 'Lot {id} : {count, plural, one {# versement} other {# versements}}, {amount}.',
+  'apiError.network_mismatch': 'Le moyen de paiement n’est pas le réseau du numéro.',
+  'apiError.currency_not_accepted': 'L’opérateur n’accepte pas cette devise.',
   'apiError.missing_field': 'Un champ obligatoire manque.',
   'apiError.invalid_amount': 'Le montant n’est pas valide.',
   'apiError.invalid_field': 'Un champ n’est pas valide.',
@@ -404,7 +406,8 @@ export const fr: Messages = {
   'checkout.failed': 'Le paiement n’a pas abouti. Aucun argent n’a été prélevé.',
   'checkout.expired': 'Ce lien de paiement a expiré. Aucun argent n’a été prélevé.',
   'checkout.invalidNumber':
-    'Saisissez le numéro Mobile Money avec l’indicatif du pays, en chiffres seulement, par exemple 237670000000.',
+    'Saisissez le numéro Mobile Money avec l’indicatif du pays (+237 670 000 000) ou ses neuf chiffres nationaux (670 000 000).',
+  'checkout.networkMismatch': 'Ce numéro est sur {network} : choisissez {network} pour payer avec.',
   'checkout.noOperator': 'Choisissez votre opérateur : MTN Mobile Money ou Orange Money.',
   'checkout.offline':
     'La connexion a été perdue. Vérifiez votre réseau, puis touchez Payer à nouveau : vous ne serez pas débité deux fois.',

@@ -26,8 +26,18 @@ export function callObserver(operator: string, metrics: OperatorCallObserver | u
 }
 
 export type HttpAnswer =
-  | { ok: true; status: number; body: unknown }
+  /** `retryAfterMs`: what a 429's Retry-After asked for (seconds or an HTTP date), when it did. */
+  | { ok: true; status: number; body: unknown; retryAfterMs?: number }
   | { ok: false; kind: 'timeout' | 'network' };
+
+/** A Retry-After header (delta seconds or an HTTP date) as milliseconds from now. */
+function retryAfterOf(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 export async function httpCall(
   url: string,
@@ -44,6 +54,10 @@ export async function httpCall(
       } catch {
         body = null;
       }
+    }
+    if (response.status === 429) {
+      const retryAfterMs = retryAfterOf(response.headers.get('retry-after'), Date.now());
+      return { ok: true, status: 429, body, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     }
     return { ok: true, status: response.status, body };
   } catch (err) {
@@ -62,8 +76,9 @@ export function errorKind(answer: HttpAnswer): CallErrorKind | null {
 }
 
 /**
- * A cached access token per product, refreshed shortly before it expires (10% of its life, at
- * most a minute) and on demand after a 401; concurrent callers share one token request.
+ * A cached access token per product, refreshed well before it expires (a sixth of its life, at
+ * most ten minutes: MTN advises ten minutes ahead for its 60-minute tokens) and on demand after
+ * a 401; concurrent callers share one token request.
  */
 export class TokenCache {
   private token: { value: string; refreshAt: number } | null = null;
@@ -91,7 +106,7 @@ export class TokenCache {
         }
         this.lastFailure = null;
         const lifeMs = fresh.expiresInSeconds * 1000;
-        this.token = { value: fresh.value, refreshAt: this.now() + lifeMs - Math.min(60_000, lifeMs / 10) };
+        this.token = { value: fresh.value, refreshAt: this.now() + lifeMs - Math.min(600_000, lifeMs / 6) };
         return fresh.value;
       })
       .finally(() => {

@@ -34,7 +34,18 @@ export const numberPrefixes: readonly PrefixRange[] = [
   { country: 'CM', prefix: '237659', network: 'orange_money', nationalLength: 9 },
 ];
 
-const countryCodeLength: Record<string, number> = { CM: 3 };
+/**
+ * The numbering plan of each listed country: its calling code and the length of its national
+ * numbers. The first country is the home of national numbers written without a country code
+ * (`670000000` is `237670000000`): see server/domain/msisdn.ts.
+ */
+export const countries = [
+  { country: 'CM', callingCode: '237', nationalLength: 9, nationalStart: /^[26]/ },
+] as const;
+
+const countryCodeLength: Record<string, number> = Object.fromEntries(
+  countries.map((c) => [c.country, c.callingCode.length]),
+);
 
 /** The network of a number, or null when no listed range (of the right length) holds it. */
 export function networkOf(

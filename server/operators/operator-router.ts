@@ -1,5 +1,6 @@
 import { networkOf } from './number-prefixes.js';
 import type {
+  CurrencyAcceptance,
   MobileMoneyOperator,
   OperatorKind,
   OperatorRequest,
@@ -13,7 +14,7 @@ import type {
  * accepted, by the caller or by the number's network).
  */
 export function createOperatorRouter(
-  adapters: Partial<Record<PaymentMethod, MobileMoneyOperator>>,
+  adapters: Partial<Record<PaymentMethod, MobileMoneyOperator & { accepts: CurrencyAcceptance }>>,
 ): MobileMoneyOperator {
   const pick = (msisdn: string, method?: string | null): MobileMoneyOperator | undefined => {
     const chosen = (method ?? networkOf(msisdn)) as PaymentMethod | null;
@@ -36,5 +37,6 @@ export function createOperatorRouter(
       const chosen = (paymentMethod ?? networkOf(msisdn)) as PaymentMethod | null;
       return chosen && adapters[chosen] ? chosen : null;
     },
+    acceptance: (method) => adapters[method]?.accepts ?? null,
   };
 }

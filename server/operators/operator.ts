@@ -46,7 +46,8 @@ export type SendOutcome =
   | { state: 'failed'; failureCode: OperatorFailureCode };
 
 export type OperatorStatus =
-  | { state: 'pending' }
+  /** `retryAfterMs`: the operator asked not to be asked again before then (a 429). */
+  | { state: 'pending'; retryAfterMs?: number }
   /** The operator has no such request: it never got it, so sending the same reference again is safe. */
   | { state: 'not_received' }
   | { state: 'success' }
@@ -85,6 +86,18 @@ export interface MobileMoneyOperator {
    * operator). Returns the payment method that will serve it, or null when none does.
    */
   route?(msisdn: string, paymentMethod?: string | null): PaymentMethod | null;
+  /**
+   * The currencies the operator environment behind `paymentMethod` takes (MTN's sandbox: EUR
+   * only; production: the country's currency), and that environment's name; absent or null
+   * means any (the sandbox operator). See docs/decisions/0035.
+   */
+  acceptance?(paymentMethod: PaymentMethod): CurrencyAcceptance | null;
+}
+
+export interface CurrencyAcceptance {
+  currencies: readonly string[];
+  /** The operator environment, for messages: `MTN MoMo (sandbox)`. */
+  environment: string;
 }
 
 /** A bank transfer of a batch, as the bank sees it. */

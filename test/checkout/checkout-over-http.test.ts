@@ -166,7 +166,7 @@ describe('the hosted checkout over HTTP', () => {
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('initiated');
 
     const posted = await submitForm(payment.checkout_url, form, {
-      msisdn: '+237 670 000 000',
+      msisdn: '+237 690 000 000',
       payment_method: 'orange_money',
     });
     expect(posted.status).toBe(303);
@@ -176,7 +176,7 @@ describe('the hosted checkout over HTTP', () => {
       body: { status: 'pending', text: expect.stringContaining(pendingText) },
     });
     expect(asked.slice(before)).toEqual([
-      { amount: 2500, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+      { amount: 2500, msisdn: sandbox.orange.succeeds, method: 'orange_money' },
     ]);
 
     await server.settle(2000);
@@ -191,7 +191,7 @@ describe('the hosted checkout over HTTP', () => {
     expect(page.html).not.toContain('<form');
     expect(await readPayment(payment.transaction_id)).toMatchObject({
       status: 'success',
-      customer_msisdn: sandbox.mtn.succeeds,
+      customer_msisdn: sandbox.orange.succeeds,
       payment_method: 'orange_money',
     });
   });
@@ -252,11 +252,29 @@ describe('the hosted checkout over HTTP', () => {
     });
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('initiated');
     // The form it was given back, corrected, pays.
-    const corrected = await submitForm(payment.checkout_url, again, { msisdn: sandbox.mtn.succeeds });
+    const corrected = await submitForm(payment.checkout_url, again, { msisdn: sandbox.orange.succeeds });
     expect(corrected.status).toBe(303);
     expect(asked.slice(before)).toEqual([
-      { amount: 1200, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+      { amount: 1200, msisdn: sandbox.orange.succeeds, method: 'orange_money' },
     ]);
+  });
+
+  it('refuses an operator that does not serve the number typed, nothing charged', async () => {
+    const payment = await hostedPayment(1300);
+    const before = asked.length;
+    const opened = await openPage(payment.checkout_url);
+    const posted = await submitForm(payment.checkout_url, formOf(opened.html), {
+      msisdn: '670 00 00 00',
+      payment_method: 'orange_money',
+    });
+    expect(posted.status).toBe(422);
+    expect(element(posted.html, 'msisdn-error')?.text).toContain('MTN Mobile Money');
+    expect(asked.length).toBe(before);
+    const corrected = await submitForm(payment.checkout_url, formOf(posted.html), {
+      payment_method: 'mtn_momo',
+    });
+    expect(corrected.status).toBe(303);
+    expect(asked.slice(before)).toEqual([{ amount: 1300, msisdn: sandbox.mtn.succeeds, method: 'mtn_momo' }]);
   });
 
   it('an expired link shows a clear page and cannot be paid', async () => {
@@ -340,6 +358,7 @@ describe('the hosted checkout over HTTP', () => {
     // Another tab, opened before the charge, submits another number: sent back to the status.
     const third = await submitForm(payment.checkout_url, formOf(first.html), {
       msisdn: sandbox.orange.succeeds,
+      payment_method: 'orange_money',
     });
     expect(third.status).toBe(303);
     const page = await openPage(payment.checkout_url);
@@ -363,7 +382,7 @@ describe('the hosted checkout over HTTP', () => {
   it("the script's JSON submit sent twice at once is accepted once (202) and answered 409 the second time", async () => {
     const payment = await hostedPayment(650);
     const before = asked.length;
-    const body = { msisdn: sandbox.mtn.succeeds, payment_method: 'orange_money' };
+    const body = { msisdn: sandbox.orange.succeeds, payment_method: 'orange_money' };
     const answers = await Promise.all([
       postJson(payment.checkout_url, body),
       postJson(payment.checkout_url, body),
@@ -373,7 +392,7 @@ describe('the hosted checkout over HTTP', () => {
       expect(await answer.json()).toEqual({ status: 'pending', text: expect.stringContaining(pendingText) });
     }
     expect(asked.slice(before)).toEqual([
-      { amount: 650, msisdn: sandbox.mtn.succeeds, method: 'orange_money' },
+      { amount: 650, msisdn: sandbox.orange.succeeds, method: 'orange_money' },
     ]);
     await server.settle(2000);
     expect(await readPayment(payment.transaction_id)).toMatchObject({

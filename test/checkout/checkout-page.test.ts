@@ -47,7 +47,7 @@ describe('the hosted checkout page', () => {
     await page.goto(payment.checkout_url);
     await expect(page.locator('#amount').textContent()).resolves.toBe('FCFA\u00a02,500');
     await expect(page.getByText('Boutique Akwa').isVisible()).resolves.toBe(true);
-    await page.getByLabel('Mobile Money phone number').fill('+237 670 000 000');
+    await page.getByLabel('Mobile Money phone number').fill('+237 690 000 000');
     await page.getByLabel('Orange Money').check();
     await saveScreenshot(page, 'checkout-form');
     await page.getByRole('button', { name: /^Pay/ }).click();
@@ -57,7 +57,7 @@ describe('the hosted checkout page', () => {
     const read = await server.raw('GET', `/payments/${payment.transaction_id}`);
     expect(read.body.data).toMatchObject({
       status: 'success',
-      customer_msisdn: sandbox.mtn.succeeds,
+      customer_msisdn: sandbox.orange.succeeds,
       payment_method: 'orange_money',
     });
     expect(foreignRequests).toEqual([]);
@@ -132,6 +132,7 @@ describe('the hosted checkout page', () => {
     await button.dblclick();
     await settleWhenPending(page);
     await second.getByLabel('Mobile Money phone number').fill(sandbox.orange.succeeds);
+    await second.getByLabel('Orange Money').check();
     await second.getByRole('button', { name: /^Pay/ }).click();
     await second.getByRole('status').waitFor();
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor({ timeout: 10_000 });

@@ -89,7 +89,7 @@ describe('requests', () => {
     // @ts-expect-error `amount` is an integer in minor units, not a string
     client.POST('/payments', { body: { ...payment, amount: '2500' } });
     // @ts-expect-error `currency` is one of the supported ISO 4217 codes
-    client.POST('/payments', { body: { ...payment, currency: 'EUR' } });
+    client.POST('/payments', { body: { ...payment, currency: 'USD' } });
     client.POST('/payouts', {
       // @ts-expect-error `payout_type` is withdrawal or transfer
       body: { amount: 100, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'refund' },
@@ -250,6 +250,8 @@ describe('operationError', () => {
         | 'unsupported_network'
         | 'invalid_iban_check_digits'
         | 'invalid_rib_key'
+        | 'network_mismatch'
+        | 'currency_not_accepted'
       >();
     }
     if (failure?.documented && failure.status === 400) {

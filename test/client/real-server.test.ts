@@ -101,7 +101,7 @@ async function sandboxAccount(name = 'Sandbox flow') {
   const topUp = async (amount = 100_000) => {
     const topup = ok(
       await client.POST('/topups', {
-        body: { amount, currency: 'XAF', payer_msisdn: sandbox.mtn.succeeds, payment_method: 'orange_money' },
+        body: { amount, currency: 'XAF', payer_msisdn: sandbox.mtn.succeeds, payment_method: 'mtn_momo' },
       }),
     ).data;
     await server.settle();
@@ -164,7 +164,7 @@ describe('a full sandbox flow through the client', () => {
         amount: 100_000,
         currency: 'XAF',
         payer_msisdn: sandbox.mtn.succeeds,
-        payment_method: 'orange_money',
+        payment_method: 'mtn_momo',
       },
     });
     expect(response.status).toBe(202);

@@ -96,7 +96,7 @@ describe('routing in live mode', () => {
     expect(response.body.data.payment_method).toBe('mtn_momo');
     const refused = await live(server, 'POST', '/payouts', {
       amount: 300,
-      recipient_msisdn: sandbox.mtn.succeeds,
+      recipient_msisdn: sandbox.nexttel,
       payout_type: 'withdrawal',
       payment_method: 'orange_money',
     });

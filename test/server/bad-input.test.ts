@@ -272,7 +272,7 @@ const validBodies: Record<string, () => Json> = {
     currency: 'XAF',
     service_id: ids.svc,
     customer_msisdn: sandbox.mtn.succeeds,
-    payment_method: 'orange_money',
+    payment_method: 'mtn_momo',
     reference: 'bad-input',
     expires_in_seconds: 600,
   }),

@@ -15,7 +15,7 @@ const payment = (amount = 1000) => ({
   amount,
   currency: 'XAF',
   customer_msisdn: sandbox.mtn.succeeds,
-  payment_method: 'orange_money',
+  payment_method: 'mtn_momo',
   service_id: serviceId,
 });
 

@@ -19,7 +19,7 @@ async function twoTopups() {
 
 const topup = (amount: number, payer = sandbox.mtn.succeeds, currency = 'XAF') =>
   server.raw('POST', '/topups', {
-    body: { amount, currency, payer_msisdn: payer, payment_method: 'orange_money' },
+    body: { amount, currency, payer_msisdn: payer, payment_method: 'mtn_momo' },
   });
 
 describe('POST /topups', () => {

@@ -104,7 +104,7 @@ async function fiveTopups(server: TestServer, msisdn: string): Promise<string[]>
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
     const response = await server.raw('POST', '/topups', {
-      body: { amount: 1000, currency: 'XAF', payer_msisdn: msisdn, payment_method: 'orange_money' },
+      body: { amount: 1000, currency: 'XAF', payer_msisdn: msisdn, payment_method: 'mtn_momo' },
     });
     expect(response.status).toBe(202);
     ids.push(response.body.data.transaction_id);

@@ -66,7 +66,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -92,7 +92,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -121,7 +121,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network)
+     * @throws Exception\ValidationException 422 (service_not_found, service_inactive, unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -188,7 +188,8 @@ trait Operations
      * operator settles it (`payout.completed`) or refuses it (`payout.failed`, and the amount is
      * returned to your balance). A transfer to a wallet is internal and is `success` at once. A
      * payout to a number goes through the operator of the number's network, found by its prefix,
-     * unless `payment_method` names one. In live mode a number (or a `payment_method`) that no
+     * unless `payment_method` names one; a `payment_method` that is not the number's network is
+     * refused with `422 network_mismatch`. In live mode a number (or a `payment_method`) that no
      * connected operator serves is refused with `422 unsupported_network` before anything is
      * debited.
      *
@@ -201,7 +202,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, invalid_iban_check_digits, invalid_rib_key)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch, currency_not_accepted, invalid_iban_check_digits, invalid_rib_key)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -229,7 +230,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, invalid_iban_check_digits, invalid_rib_key)
+     * @throws Exception\ValidationException 422 (wallet_not_found, self_transfer, unsupported_network, network_mismatch, currency_not_accepted, invalid_iban_check_digits, invalid_rib_key)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503
@@ -475,7 +476,7 @@ trait Operations
      * @throws Exception\ConflictException 409 (idempotency_key_reused, secret_not_replayed)
      * @throws Exception\ApiException 413
      * @throws Exception\ApiException 415
-     * @throws Exception\ValidationException 422 (unsupported_network)
+     * @throws Exception\ValidationException 422 (unsupported_network, network_mismatch, currency_not_accepted)
      * @throws Exception\RateLimitException 429
      * @throws Exception\ServerException 500
      * @throws Exception\ServerException 503

@@ -181,7 +181,8 @@ class Operations:
         is internal and is `success` at once.
 
         A payout to a number goes through the operator of the number's network, found by its
-        prefix, unless `payment_method` names one. In live mode a number (or a
+        prefix, unless `payment_method` names one; a `payment_method` that is not the number's
+        network is refused with `422 network_mismatch`. In live mode a number (or a
         `payment_method`) that no connected operator serves is refused with
         `422 unsupported_network` before anything is debited.
         """

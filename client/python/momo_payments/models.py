@@ -75,13 +75,27 @@ refunded.
 SignedMinorUnits: TypeAlias = int
 """A signed movement in the currency's minor unit; negative for debits."""
 
-Currency: TypeAlias = Literal["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF"]
-"""An ISO 4217 currency code served by MTN or Orange Mobile Money."""
-CURRENCY_VALUES: tuple[Currency, ...] = ("XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF")
+Currency: TypeAlias = Literal["XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR"]
+"""An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the
+operator environment that serves a request decides which it takes: MTN's sandbox only
+`EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is
+refused with `422 currency_not_accepted`, whose message names those it takes. The
+sandbox (test mode) takes them all.
+"""
+CURRENCY_VALUES: tuple[Currency, ...] = ("XAF", "XOF", "GHS", "UGX", "RWF", "ZMW", "GNF", "EUR")
 
 Msisdn: TypeAlias = str
 """A Mobile Money phone number in international format: country code first, digits
 only, no `+` (for example `237670000000`).
+"""
+
+MsisdnInput: TypeAlias = str
+"""A Mobile Money phone number, stored and answered in international format, country
+code first, digits only (`237670000000`). Accepted as people write it: `+` or `00`
+before the country code, spaces, dots, dashes and brackets (`+237 6 70 00 00 00`,
+`00237670000000`), or a Cameroonian national number of nine digits (`670000000`). A
+Cameroonian number has nine digits after `237`. Anything else is refused with
+`400 invalid_msisdn`, whose message names the expected form.
 """
 
 PaymentMethod: TypeAlias = Literal["mtn_momo", "orange_money"]
@@ -163,14 +177,14 @@ ApiPermission: TypeAlias = Literal["read", "payments:write", "payouts:write", "r
 """
 API_PERMISSION_VALUES: tuple[ApiPermission, ...] = ("read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage")
 
-ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"]
+ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
-ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement")
+ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement")
 
 class _PaymentCreateRequired(TypedDict):
     amount: Amount
     currency: Currency
-    customer_msisdn: Msisdn
+    customer_msisdn: MsisdnInput
     payment_method: PaymentMethod
     service_id: ServiceId
 
@@ -188,7 +202,7 @@ class _HostedPaymentCreateRequired(TypedDict):
 
 class HostedPaymentCreate(_HostedPaymentCreateRequired, total=False):
     """A payment to collect through the hosted checkout page."""
-    customer_msisdn: Msisdn
+    customer_msisdn: MsisdnInput
     payment_method: PaymentMethod
     reference: Reference
     # How long the checkout link stays payable, 60 seconds to 24 hours.
@@ -258,7 +272,7 @@ class PayoutCreate(_PayoutCreateRequired, total=False):
     account's default currency (a bank payout is in XAF).
     """
     currency: Currency
-    recipient_msisdn: Msisdn
+    recipient_msisdn: MsisdnInput
     recipient_wallet_id: WalletId
     recipient_bank_account: BankAccountRecipient
     reference: Reference
@@ -273,7 +287,7 @@ class _BulkPayoutItemRequired(TypedDict):
 
 class BulkPayoutItem(_BulkPayoutItemRequired, total=False):
     """One payout of a bulk payout; the currency is the batch's."""
-    recipient_msisdn: Msisdn
+    recipient_msisdn: MsisdnInput
     recipient_wallet_id: WalletId
     recipient_bank_account: BankAccountRecipient
     reference: Reference
@@ -476,7 +490,7 @@ class BulkPayoutResponse(TypedDict):
 class _TopupCreateRequired(TypedDict):
     amount: Amount
     currency: Currency
-    payer_msisdn: Msisdn
+    payer_msisdn: MsisdnInput
     payment_method: PaymentMethod
 
 
@@ -996,6 +1010,7 @@ __all__ = [
     "Currency",
     "CURRENCY_VALUES",
     "Msisdn",
+    "MsisdnInput",
     "PaymentMethod",
     "PAYMENT_METHOD_VALUES",
     "PayoutPaymentMethod",

@@ -7,6 +7,7 @@ import {
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
+import { majorUnitsText } from '../minor-units.js';
 import {
   callbackUrlFor,
   type MobileMoneyOperator,
@@ -17,6 +18,7 @@ import {
   type SendOutcome,
   type StatusQuery,
 } from '../operator.js';
+import { RateGate } from '../rate-gate.js';
 
 /**
  * MTN MoMo Open API adapter (Collection `requesttopay`, Disbursement `transfer`), written from
@@ -38,6 +40,13 @@ export interface MtnMomoConfig {
   callbackUrl?: string | undefined;
   /** Deadline of each call to MTN. */
   timeoutMs: number;
+  /**
+   * The currencies the target environment takes (MTN_MOMO_CURRENCIES): MTN's sandbox only
+   * EUR, a production environment its country's currency (mtncameroon: XAF).
+   */
+  currencies: readonly string[];
+  /** Calls a second to each product, all calls of this process (MTN_MOMO_REQUESTS_PER_SECOND). */
+  requestsPerSecond: number;
 }
 
 const product = { collection: 'collection', disbursement: 'disbursement' } as const;
@@ -97,23 +106,42 @@ export function createMtnMomoOperator(options: {
     collection: tokenCache('collection'),
     disbursement: tokenCache('disbursement'),
   };
+  // MTN counts requests per product: each product has its own pace, shared by every call.
+  const gates = {
+    collection: new RateGate(config.requestsPerSecond),
+    disbursement: new RateGate(config.requestsPerSecond),
+  };
+
+  /** One call to MTN at the product's pace; a 429 pauses the product for its Retry-After. */
+  async function paced(
+    kind: OperatorKind,
+    url: string,
+    init: { method: string; headers: Record<string, string>; body?: string },
+  ): Promise<HttpAnswer> {
+    await gates[kind].pass();
+    const answer = await httpCall(url, init, config.timeoutMs);
+    if (answer.ok && answer.status === 429) {
+      gates[kind].pauseUntil(Date.now() + (answer.retryAfterMs ?? 1000));
+      logger.warn(
+        { operator: 'mtn_momo', product: kind, retry_after_ms: answer.retryAfterMs ?? null },
+        'MTN MoMo asked us to slow down (429); calls to this product wait for its Retry-After',
+      );
+    }
+    return answer;
+  }
 
   function tokenCache(kind: OperatorKind): TokenCache {
     const credentials = config[kind];
     return new TokenCache(async () => {
       const started = performance.now();
       const basic = Buffer.from(`${credentials.apiUser}:${credentials.apiKey}`).toString('base64');
-      const answer = await httpCall(
-        `${base}/${product[kind]}/token/`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${basic}`,
-            'ocp-apim-subscription-key': credentials.subscriptionKey,
-          },
+      const answer = await paced(kind, `${base}/${product[kind]}/token/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'ocp-apim-subscription-key': credentials.subscriptionKey,
         },
-        config.timeoutMs,
-      );
+      });
       const kindOfError = errorKind(answer);
       const body = answer.ok
         ? (answer.body as { access_token?: unknown; expires_in?: unknown } | null)
@@ -150,20 +178,16 @@ export function createMtnMomoOperator(options: {
       // Refused credentials: nothing will be accepted. Unreachable: the outcome is unknown.
       if (!token) return { ok: false, kind: tokens[kind].lastFailure === 'auth' ? 'auth' : 'network' };
       const started = performance.now();
-      const answer = await httpCall(
-        `${base}${path}`,
-        {
-          method: init.method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            'ocp-apim-subscription-key': config[kind].subscriptionKey,
-            'x-target-environment': config.targetEnvironment,
-            ...(init.headers ?? {}),
-          },
-          ...(init.body !== undefined ? { body: init.body } : {}),
+      const answer = await paced(kind, `${base}${path}`, {
+        method: init.method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'ocp-apim-subscription-key': config[kind].subscriptionKey,
+          'x-target-environment': config.targetEnvironment,
+          ...(init.headers ?? {}),
         },
-        config.timeoutMs,
-      );
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      });
       const error = errorKind(answer);
       // A 404 on a status check is an answer, not an error: the operator never got the request.
       observe(call, started, answer.ok && answer.status === 404 && init.method === 'GET' ? null : error);
@@ -179,7 +203,7 @@ export function createMtnMomoOperator(options: {
   async function send(kind: OperatorKind, request: OperatorRequest): Promise<SendOutcome> {
     const party = { partyIdType: 'MSISDN', partyId: request.msisdn };
     const body = {
-      amount: String(request.amount),
+      amount: majorUnitsText(request.amount, request.currency),
       currency: request.currency,
       externalId: request.operatorRef,
       ...(kind === 'collection' ? { payer: party } : { payee: party }),
@@ -218,7 +242,8 @@ export function createMtnMomoOperator(options: {
       return { state: 'failed', failureCode: code };
     };
     if (!answer.ok && answer.kind === 'auth') return failure('operator_error', 'auth', null);
-    if (answer.ok && answer.status >= 400 && answer.status < 500) {
+    // 429: MTN did not take it now; its status (404) is asked after the pause, then it is sent again.
+    if (answer.ok && answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
       // 400 (the request does not follow the specification), 401/403 after a fresh token,
       // 404, 415: MTN did not take the request, and sending it again would not change that.
       return failure('operator_error', errorKind(answer) ?? 'http_4xx', answer.status);
@@ -248,6 +273,7 @@ export function createMtnMomoOperator(options: {
       );
       if (!answer.ok) return { state: 'pending' };
       if (answer.status === 404) return { state: 'not_received' };
+      if (answer.status === 429) return { state: 'pending', retryAfterMs: answer.retryAfterMs ?? 1000 };
       if (answer.status !== 200) {
         logger.warn(
           {

@@ -7,6 +7,7 @@ import {
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
+import { majorUnitsText } from '../minor-units.js';
 import {
   callbackUrlFor,
   type MobileMoneyOperator,
@@ -35,6 +36,8 @@ export interface OrangeMoneyConfig {
   /** Base of our notification endpoint; each request's notifUrl is this plus `/{reference}`. */
   notifyUrl?: string | undefined;
   timeoutMs: number;
+  /** The currencies this merchant account takes (ORANGE_MONEY_CURRENCIES; Cameroon: XAF). */
+  currencies: readonly string[];
 }
 
 const api = { collection: 'mp', disbursement: 'cashin' } as const;
@@ -192,7 +195,7 @@ export function createOrangeMoneyOperator(options: {
     const body = {
       ...(config.notifyUrl ? { notifUrl: callbackUrlFor(config.notifyUrl, request) } : {}),
       channelUserMsisdn: config.channelMsisdn,
-      amount: String(request.amount),
+      amount: majorUnitsText(request.amount, request.currency),
       subscriberMsisdn: orangeNationalNumber(request.msisdn),
       pin: config.pin,
       orderId: request.operatorRef,

@@ -31,6 +31,9 @@ export function pendingQueries<Row extends { status: string }>(
     `UPDATE ${table} SET next_check_at = @lease_until
       WHERE id = @id AND status = '${pendingStatus}' AND next_check_at IS NOT DISTINCT FROM @seen`,
   );
+  const pendingById = connection.prepare<Row>(
+    `SELECT * FROM ${table} WHERE id = ? AND status = '${pendingStatus}'`,
+  );
   const pendingWithRef = connection.prepare<{ id: string }>(
     `SELECT id FROM ${table} WHERE id = ? AND operator_ref = ? AND status = '${pendingStatus}'`,
   );
@@ -62,6 +65,15 @@ export function pendingQueries<Row extends { status: string }>(
     },
     async recheckLater(id: string, at: number): Promise<void> {
       await recheckLater.run(at, id);
+    },
+    /** Those of these rows still pending, whenever their next check is. */
+    async pendingAmong(ids: readonly string[]): Promise<Row[]> {
+      const rows: Row[] = [];
+      for (const id of ids) {
+        const row = await pendingById.get(id);
+        if (row) rows.push(row);
+      }
+      return rows;
     },
     /** Pending rows whose next status check is due. */
     async due(now: number, limit: number): Promise<Row[]> {

@@ -141,7 +141,7 @@ export async function createFixtures(
     await api.post('/payments', {
       amount: 10_000,
       currency: 'XAF',
-      customer_msisdn: sandbox.mtn.succeeds,
+      customer_msisdn: sandbox.orange.succeeds,
       payment_method: 'orange_money',
       service_id: serviceId,
       reference: 'contract-fixture',

@@ -64,7 +64,7 @@ export const dreddTool: Tool = {
       name: 'live-routed server for dredd',
       env: {
         MTN_MOMO_BASE_URL: 'http://127.0.0.1:9',
-        MTN_MOMO_TARGET_ENVIRONMENT: 'sandbox',
+        MTN_MOMO_TARGET_ENVIRONMENT: 'mtncameroon',
         MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: 'contract',
         MTN_MOMO_COLLECTION_API_USER: 'contract',
         MTN_MOMO_COLLECTION_API_KEY: 'contract',

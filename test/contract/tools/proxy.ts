@@ -267,7 +267,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
         body: {
           amount: 500_000,
           currency: 'XAF',
-          payer_msisdn: sandbox.mtn.succeeds,
+          payer_msisdn: sandbox.orange.succeeds,
           payment_method: 'orange_money',
         },
       }),
@@ -287,7 +287,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     'direct payment',
     202,
     client.POST('/payments/direct', {
-      body: { ...payment, customer_msisdn: sandbox.mtn.fails, payment_method: 'orange_money' },
+      body: { ...payment, customer_msisdn: sandbox.orange.fails, payment_method: 'orange_money' },
     }),
   );
   const hosted = (
@@ -536,7 +536,7 @@ function invalidRequests(api: Api, serviceId: string): RawCall[] {
     ),
     call('unknown field', 400, 'POST', '/services', json({ name: 'x', colour: 'red' })),
     call('bad msisdn', 400, 'POST', '/payments', json({ ...payment, customer_msisdn: '+237 6 70' })),
-    call('bad enum', 400, 'POST', '/payments', json({ ...payment, currency: 'EUR' })),
+    call('bad enum', 400, 'POST', '/payments', json({ ...payment, currency: 'USD' })),
     call(
       'both recipients',
       400,

@@ -45,6 +45,8 @@ enum ErrorCode: string
     case SelfTransfer = 'self_transfer';
     case RefundExceedsPayment = 'refund_exceeds_payment';
     case UnsupportedNetwork = 'unsupported_network';
+    case NetworkMismatch = 'network_mismatch';
+    case CurrencyNotAccepted = 'currency_not_accepted';
     case RateLimited = 'rate_limited';
     case InternalError = 'internal_error';
     case ServiceUnavailable = 'service_unavailable';

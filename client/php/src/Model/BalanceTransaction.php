@@ -18,7 +18,7 @@ final class BalanceTransaction
         public readonly string $type,
         /** @var int A signed movement in the currency's minor unit; negative for debits. */
         public readonly int $amount,
-        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the operator environment that serves a request decides which it takes: MTN's sandbox only `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is refused with `422 currency_not_accepted`, whose message names those it takes. The sandbox (test mode) takes them all. One of the values of {@see \MomoPayments\Enum\Currency}. */
         public readonly string $currency,
         /** @var int A non-negative sum in the currency's minor unit: a balance, a total, or what has been refunded. */
         public readonly int $balance_after,

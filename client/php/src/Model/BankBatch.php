@@ -14,7 +14,7 @@ final class BankBatch
     public function __construct(
         /** @var string A bank batch's id (the `MsgId` of its file). */
         public readonly string $batch_id,
-        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the operator environment that serves a request decides which it takes: MTN's sandbox only `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is refused with `422 currency_not_accepted`, whose message names those it takes. The sandbox (test mode) takes them all. One of the values of {@see \MomoPayments\Enum\Currency}. */
         public readonly string $currency,
         /** @var int How many payouts the file holds (its `NbOfTxs`). */
         public readonly int $payout_count,

@@ -14,7 +14,7 @@ final class BulkPayout
     public function __construct(
         /** @var string A bulk payout's id. */
         public readonly string $bulk_id,
-        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the operator environment that serves a request decides which it takes: MTN's sandbox only `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is refused with `422 currency_not_accepted`, whose message names those it takes. The sandbox (test mode) takes them all. One of the values of {@see \MomoPayments\Enum\Currency}. */
         public readonly string $currency,
         /** @var int How many payouts the batch created. */
         public readonly int $count,

@@ -16,7 +16,7 @@ final class EventData
         public readonly string $transaction_id,
         /** @var int An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0 and at most 1,000,000,000. */
         public readonly int $amount,
-        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the operator environment that serves a request decides which it takes: MTN's sandbox only `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is refused with `422 currency_not_accepted`, whose message names those it takes. The sandbox (test mode) takes them all. One of the values of {@see \MomoPayments\Enum\Currency}. */
         public readonly string $currency,
         /** @var string The transaction's status (`success`, `failed` or `expired`). */
         public readonly string $status,

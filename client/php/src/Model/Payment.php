@@ -16,7 +16,7 @@ final class Payment
         public readonly string $transaction_id,
         /** @var int An amount in the currency's minor unit (whole francs for XAF and XOF), greater than 0 and at most 1,000,000,000. */
         public readonly int $amount,
-        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. One of the values of {@see \MomoPayments\Enum\Currency}. */
+        /** @var string An ISO 4217 currency code served by MTN or Orange Mobile Money. In live mode the operator environment that serves a request decides which it takes: MTN's sandbox only `EUR` (so `EUR` is here for it), MTN MoMo and Orange Money in Cameroon `XAF`; another is refused with `422 currency_not_accepted`, whose message names those it takes. The sandbox (test mode) takes them all. One of the values of {@see \MomoPayments\Enum\Currency}. */
         public readonly string $currency,
         /** @var string `initiated` until the customer acts, then `success`, `failed` or `expired`, which are final. One of the values of {@see \MomoPayments\Enum\PaymentStatus}. */
         public readonly string $status,
