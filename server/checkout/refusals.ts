@@ -6,7 +6,6 @@
  */
 import { ApiError } from '../domain/errors.js';
 import { canonicalMsisdn } from '../domain/msisdn.js';
-import type { MessageKey } from '../i18n/en.js';
 import type { Translator } from '../i18n/translator.js';
 import { networkOf } from '../operators/number-prefixes.js';
 import type { CheckoutView } from './page.js';

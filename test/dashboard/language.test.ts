@@ -10,30 +10,28 @@ import { en } from '../../server/i18n/en.js';
 import { fr } from '../../server/i18n/fr.js';
 import { argumentNames } from '../../server/i18n/message-format.js';
 import { ok } from '../support/api.js';
-import { releaseChromium, saveScreenshot, sharedChromium } from '../support/browser.js';
+import { saveScreenshot } from '../support/browser.js';
 import { createService, sandbox, sandboxBank } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import {
-  addUser,
   desktop,
   type OpenedPage,
   openPage,
   origin,
   phone,
-  seedMonthOfActivity,
   seriousViolations,
+  signInAnyLanguage,
+  useSeededDashboard,
 } from './support.js';
 
+const seeded = useSeededDashboard();
+const { ids } = seeded;
 let server: TestServer;
 let browser: Browser;
 let owner: string;
-const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await sharedChromium();
-  owner = await addUser(server, 'owner');
-  Object.assign(ids, await seedMonthOfActivity(server, 'http://127.0.0.1:9/closed-port'));
+  ({ server, browser, owner } = seeded);
   ids.bankBatch = await batchOneBankPayout();
 });
 
@@ -49,21 +47,8 @@ async function batchOneBankPayout() {
   ok(await server.api.POST('/payouts', { body: payout }));
   return ok(await server.api.POST('/bank-batches', {})).data.batch_id;
 }
-afterAll(async () => {
-  await releaseChromium(browser);
-  await server?.close();
-});
 
 const french = { ...desktop, locale: 'fr-CM' };
-
-/** Signs in by the form's fields, whatever language its labels are in. */
-async function signIn(page: Page, email: string) {
-  await page.goto(`${origin(server)}/dashboard`);
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill('correct horse battery');
-  await page.locator('form[action="/dashboard/sign-in"] button[type=submit]').click();
-  await page.waitForURL(/\/dashboard\/test$/);
-}
 
 /**
  * What a reader sees of a page, and what a screen reader reads out: every text node and every
@@ -146,7 +131,7 @@ describe('every dashboard page in French', () => {
   // The owner signs in once, in French, and that tab visits every page in turn.
   beforeAll(async () => {
     session = await openPage(browser, server, french);
-    await signIn(session.page, owner);
+    await signInAnyLanguage(session.page, server, owner);
   });
   afterAll(() => session.context.close());
 
@@ -180,7 +165,7 @@ describe('every dashboard page in French', () => {
 describe('a French page on a phone', () => {
   it("a payment's page fits the screen and has no serious accessibility violation", async () => {
     const { page, context } = await openPage(browser, server, { ...phone, locale: 'fr-CM' });
-    await signIn(page, owner);
+    await signInAnyLanguage(page, server, owner);
     await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
     expect(englishIn(await wordsOf(page))).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
@@ -194,7 +179,7 @@ describe('a French page on a phone', () => {
 describe('choosing the language', () => {
   it('shows amounts and times for Cameroon: 6 000 FCFA, Douala time, UTC on hover', async () => {
     const { page, context } = await openPage(browser, server, french);
-    await signIn(page, owner);
+    await signInAnyLanguage(page, server, owner);
     await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
     await expect(page.locator('dl.facts dd').first().textContent()).resolves.toBe('6\u202f000\u00a0FCFA');
     const created = page.locator('dl.facts time').first();
@@ -212,7 +197,7 @@ describe('choosing the language', () => {
 
   it('switches to English from any page, comes back to the same page, and remembers it', async () => {
     const { page, context } = await openPage(browser, server, french);
-    await signIn(page, owner);
+    await signInAnyLanguage(page, server, owner);
     await page.goto(`${origin(server)}/dashboard/test/payouts?status=success`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Décaissements');
     await page.locator('#language-en').click();
@@ -233,7 +218,7 @@ describe('choosing the language', () => {
     await page.locator('#language-fr').click();
     await page.waitForURL(/\/dashboard\/sign-in$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Connexion au tableau de bord');
-    await signIn(page, owner);
+    await signInAnyLanguage(page, server, owner);
     await expect(page.locator('h1').textContent()).resolves.toBe('Vue d’ensemble');
     await context.close();
   });
@@ -251,7 +236,7 @@ describe('choosing the language', () => {
 
   it('says a refused action in French: a refund above what remains', async () => {
     const { page, context } = await openPage(browser, server, french);
-    await signIn(page, owner);
+    await signInAnyLanguage(page, server, owner);
     await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
     await page.locator('#refund-amount').evaluate((input) => input.removeAttribute('max'));
     await page.locator('#refund-amount').fill('999999');

@@ -7,37 +7,29 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseChromium, saveScreenshot, sharedChromium } from '../support/browser.js';
+import { saveScreenshot } from '../support/browser.js';
 import { collect, createService } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import {
-  addUser,
   desktop,
   httpSignIn,
   type OpenedPage,
   openPage,
   origin,
   phone,
-  seedMonthOfActivity,
   seriousViolations,
   signIn,
+  useSeededDashboard,
 } from './support.js';
 
+const seeded = useSeededDashboard();
+const { ids } = seeded;
 let server: TestServer;
 let browser: Browser;
 let owner: string;
-const ids: Record<string, string> = {};
 
-beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await sharedChromium();
-  owner = await addUser(server, 'owner');
-  // A month of activity, and an endpoint whose deliveries fail (nothing listens on port 9).
-  Object.assign(ids, await seedMonthOfActivity(server, 'http://127.0.0.1:9/closed-port'));
-});
-afterAll(async () => {
-  await releaseChromium(browser);
-  await server?.close();
+beforeAll(() => {
+  ({ server, browser, owner } = seeded);
 });
 
 const pages: Array<[name: string, path: () => string]> = [

@@ -4,22 +4,20 @@
  * Chromium, in French and in English, with axe-core on the results.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseChromium, sharedChromium } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, createService, sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { addUser, desktop, openPage, origin, seedMonthOfActivity, seriousViolations } from './support.js';
+import type { TestServer } from '../support/server.js';
+import { desktop, openPage, seriousViolations, signInAnyLanguage, useSeededDashboard } from './support.js';
 
+const seeded = useSeededDashboard();
+const { ids } = seeded;
 let server: TestServer;
 let browser: Browser;
 let owner: string;
-const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
-  browser = await sharedChromium();
-  owner = await addUser(server, 'owner');
-  Object.assign(ids, await seedMonthOfActivity(server, 'http://127.0.0.1:9/closed-port'));
+  ({ server, browser, owner } = seeded);
+  // A payment with the merchant's own reference, and one from an Orange number.
   const serviceId = await createService(server);
   const referenced = await server.raw('POST', '/payments', {
     body: {
@@ -34,19 +32,10 @@ beforeAll(async () => {
   ids.referenced = referenced.body.data.transaction_id as string;
   ids.orange = await collect(server, serviceId, 700, sandbox.orange.fails);
 });
-afterAll(async () => {
-  await releaseChromium(browser);
-  await server?.close();
-});
 
 async function signedIn(locale: 'fr-CM' | 'en-US') {
   const opened = await openPage(browser, server, { ...desktop, locale });
-  const { page } = opened;
-  await page.goto(`${origin(server)}/dashboard`);
-  await page.locator('#email').fill(owner);
-  await page.locator('#password').fill('correct horse battery');
-  await page.locator('form[action="/dashboard/sign-in"] button[type=submit]').click();
-  await page.waitForURL(/\/dashboard\/test$/);
+  await signInAnyLanguage(opened.page, server, owner);
   return opened;
 }
 

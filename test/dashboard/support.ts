@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
-import { openIsolatedPage } from '../support/browser.js';
+import { openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
 import { collect, createService, fund, sandbox } from '../support/fixtures.js';
-import type { TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
 
@@ -105,12 +106,52 @@ export async function openPage(
 /** A browser context of `openPage`: its tab, and what that tab sent elsewhere or had refused by the CSP. */
 export type OpenedPage = Awaited<ReturnType<typeof openPage>>;
 
+/** Signs in through the form as a person would, by its labels (the English page's). */
 export async function signIn(page: Page, server: TestServer, email: string, secret = password) {
   await page.goto(`${origin(server)}/dashboard`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(secret);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/dashboard\/test$/);
+}
+
+/** Signs in through the form by its fields, whatever language the page is in. */
+export async function signInAnyLanguage(page: Page, server: TestServer, email: string, secret = password) {
+  await page.goto(`${origin(server)}/dashboard`);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(secret);
+  await page.locator('form[action="/dashboard/sign-in"] button[type=submit]').click();
+  await page.waitForURL(/\/dashboard\/test$/);
+}
+
+/** What `useSeededDashboard` starts: its fields are set before the file's own `beforeAll`s run. */
+export interface SeededDashboard {
+  server: TestServer;
+  browser: Browser;
+  /** The owner's email (password: `password`). */
+  owner: string;
+  /** The ids `seedMonthOfActivity` made. */
+  ids: Record<string, string>;
+}
+
+/**
+ * The set-up of the dashboard's browser tests: a server with a month of activity and an
+ * endpoint whose deliveries fail (nothing listens on port 9), its owner, and Chromium; all
+ * closed after the file.
+ */
+export function useSeededDashboard(): SeededDashboard {
+  const seeded = { ids: {} } as SeededDashboard;
+  beforeAll(async () => {
+    seeded.server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
+    seeded.browser = await sharedChromium();
+    seeded.owner = await addUser(seeded.server, 'owner');
+    Object.assign(seeded.ids, await seedMonthOfActivity(seeded.server, 'http://127.0.0.1:9/closed-port'));
+  });
+  afterAll(async () => {
+    if (seeded.browser) await releaseChromium(seeded.browser);
+    await seeded.server?.close();
+  });
+  return seeded;
 }
 
 const require = createRequire(import.meta.url);

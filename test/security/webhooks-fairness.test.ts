@@ -8,38 +8,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiClient, ok } from '../support/api.js';
-import { startServiceOn, startTestServer, type TestServer } from '../support/server.js';
+import { startServiceOn, type TestServer } from '../support/server.js';
 import {
   type ControlledReceiver,
   outboxOf,
   queueEvents,
-  startControlledReceiver,
   tableResolver,
   until,
-  useCleanups,
+  useWebhookRig,
 } from './webhooks-support.js';
 
-const cleanups = useCleanups();
-
-async function server(env: Record<string, string>, resolveHost?: ReturnType<typeof tableResolver>) {
-  const started = await startTestServer(
-    {
-      WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-      // Long enough that no hanging request is cut short while a test looks at it.
-      WEBHOOK_TIMEOUT_MS: '60000',
-      ...env,
-    },
-    resolveHost ? { resolveHost } : {},
-  );
-  cleanups.push(() => started.close());
-  return started;
-}
-
-async function receiver(status = 200): Promise<ControlledReceiver> {
-  const started = await startControlledReceiver(status);
-  cleanups.push(() => started.close());
-  return started;
-}
+const { cleanups, server, receiver } = useWebhookRig({
+  WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+  // Long enough that no hanging request is cut short while a test looks at it.
+  WEBHOOK_TIMEOUT_MS: '60000',
+});
 
 async function endpoint(on: TestServer, url: string, as = on.test): Promise<string> {
   const response = await on.raw('POST', '/webhook-endpoints', { as, body: { url } });

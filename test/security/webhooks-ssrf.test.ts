@@ -15,30 +15,10 @@ import { createSecureContext, createServer as createTlsServer } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { noAnswerError } from '../../server/webhooks/deliver.js';
-import { startServiceOn, startTestServer } from '../support/server.js';
-import {
-  type ControlledReceiver,
-  outboxOf,
-  queueEvents,
-  startControlledReceiver,
-  tableResolver,
-  until,
-  useCleanups,
-} from './webhooks-support.js';
+import { startServiceOn } from '../support/server.js';
+import { outboxOf, queueEvents, tableResolver, until, useWebhookRig } from './webhooks-support.js';
 
-const cleanups = useCleanups();
-
-async function server(env: Record<string, string> = {}, resolveHost?: ReturnType<typeof tableResolver>) {
-  const started = await startTestServer(env, resolveHost ? { resolveHost } : {});
-  cleanups.push(() => started.close());
-  return started;
-}
-
-async function receiver(): Promise<ControlledReceiver> {
-  const started = await startControlledReceiver();
-  cleanups.push(() => started.close());
-  return started;
-}
+const { cleanups, server, receiver } = useWebhookRig();
 
 /** Internal destinations, each spelled as an attacker would. */
 const internalUrls = (port: number) => [

@@ -11,7 +11,7 @@ import { newId } from '../../server/domain/ids.js';
 import type { Mode } from '../../server/storage/rows.js';
 import type { ResolveHost } from '../../server/webhooks/url-policy.js';
 import { queryRows } from '../support/database.js';
-import type { TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 interface Hit {
   eventId: string;
@@ -192,4 +192,25 @@ export function useCleanups(): Array<() => Promise<void>> {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   return cleanups;
+}
+
+/**
+ * A test server and controlled receivers stopped after each test: `server(env, resolveHost)`
+ * starts one with `defaults` under `env`, names resolved by `resolveHost` when given.
+ */
+export function useWebhookRig(defaults: Record<string, string> = {}) {
+  const cleanups = useCleanups();
+  return {
+    cleanups,
+    async server(env: Record<string, string> = {}, resolveHost?: ReturnType<typeof tableResolver>) {
+      const started = await startTestServer({ ...defaults, ...env }, resolveHost ? { resolveHost } : {});
+      cleanups.push(() => started.close());
+      return started;
+    },
+    async receiver(status = 200): Promise<ControlledReceiver> {
+      const started = await startControlledReceiver(status);
+      cleanups.push(() => started.close());
+      return started;
+    },
+  };
 }

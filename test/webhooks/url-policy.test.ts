@@ -2,26 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   checkWebhookUrl,
   nonPublicAddressKind,
-  type ResolveHost,
   resolveWebhookTarget,
   type WebhookUrlPolicy,
   webhookUrlPolicy,
 } from '../../server/webhooks/url-policy.js';
+import { tableResolver } from '../security/webhooks-support.js';
 
-/** A resolver that knows a few names and never touches the network. */
-function fakeResolver(table: Record<string, string[]>): ResolveHost & { calls: string[] } {
-  const calls: string[] = [];
-  const resolve = async (hostname: string) => {
-    calls.push(hostname);
-    const addresses = table[hostname];
-    if (!addresses)
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return addresses;
-  };
-  return Object.assign(resolve, { calls });
-}
-
-const resolver = fakeResolver({
+const resolver = tableResolver({
   'shop.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
   'internal.example.com': ['10.1.2.3'],
   'metadata.example.com': ['169.254.169.254'],
@@ -87,7 +74,7 @@ describe('checkWebhookUrl', () => {
     });
 
     it('does not resolve the host at all', async () => {
-      const resolve = fakeResolver({});
+      const resolve = tableResolver({});
       expect(await checkWebhookUrl('https://unknown.example.com/', policies.any, resolve)).toEqual({
         ok: true,
       });
@@ -203,7 +190,7 @@ describe('checkWebhookUrl', () => {
     });
 
     it('resolves the host name without port, brackets or trailing dot', async () => {
-      const resolve = fakeResolver({ 'shop.example.com': ['93.184.215.14'] });
+      const resolve = tableResolver({ 'shop.example.com': ['93.184.215.14'] });
       expect(await checkWebhookUrl('https://Shop.Example.com.:8443/x', policies.public, resolve)).toEqual({
         ok: true,
       });
@@ -228,7 +215,7 @@ describe('webhookUrlPolicy', () => {
 
 describe('resolveWebhookTarget', () => {
   it('returns the one address it checked, resolving the name once', async () => {
-    const resolve = fakeResolver({ 'shop.example.com': ['93.184.215.14', '2606:2800:21f:cb07::1'] });
+    const resolve = tableResolver({ 'shop.example.com': ['93.184.215.14', '2606:2800:21f:cb07::1'] });
     expect(await resolveWebhookTarget('https://shop.example.com/x', policies.public, resolve)).toEqual({
       ok: true,
       address: '93.184.215.14',
@@ -238,7 +225,7 @@ describe('resolveWebhookTarget', () => {
 
   it('refuses a name that now resolves inside, even if it was public at registration', async () => {
     const table: Record<string, string[]> = { 'rebind.example.com': ['93.184.215.14'] };
-    const resolve = fakeResolver(table);
+    const resolve = tableResolver(table);
     expect(await checkWebhookUrl('https://rebind.example.com/', policies.public, resolve)).toEqual({
       ok: true,
     });
@@ -252,7 +239,7 @@ describe('resolveWebhookTarget', () => {
   });
 
   it('with the opt-in, connects literals as they are and names to their first address', async () => {
-    const resolve = fakeResolver({ 'receiver.test': ['127.0.0.1'] });
+    const resolve = tableResolver({ 'receiver.test': ['127.0.0.1'] });
     expect(await resolveWebhookTarget('http://[::1]:8080/', policies.any, resolve)).toEqual({
       ok: true,
       address: '::1',
