@@ -22,7 +22,7 @@ import {
   WebhookVerificationError,
 } from '../../client/src/index.js';
 import { sandbox } from '../support/fixtures.js';
-import { type Credentials, startTestServer, type TestServer } from '../support/server.js';
+import { type Credentials, startTestServer, type TestServer, useTestServer } from '../support/server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { type Attempt, type ProxyPlan, recordingFetch, startProxy } from './real-server-support.js';
 
@@ -417,12 +417,7 @@ describe('a full sandbox flow through the client', () => {
 
 describe('retries against the real server', () => {
   describe('when the key is over its rate limit', () => {
-    let limited: TestServer;
-
-    beforeAll(async () => {
-      limited = await startTestServer({ RATE_LIMIT_PER_WINDOW: '2', RATE_LIMIT_WINDOW_MS: '1000' });
-    });
-    afterAll(() => limited.close());
+    const limited = useTestServer({ RATE_LIMIT_PER_WINDOW: '2', RATE_LIMIT_WINDOW_MS: '1000' });
 
     it('a burst ends with every call succeeding, each 429 retried after its Retry-After with the same Idempotency-Key', async () => {
       const { fetch, attempts } = recordingFetch();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/storage/store.js';
 import { type LiveHarness, live, operatorRefOf, startLive } from '../live/support.js';
 import { sandbox } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { type TestServer, useTestServer } from '../support/server.js';
 
 /** A POST from a chosen loopback source address (127.0.0.0/8 all reach the listener). */
 function postFrom(
@@ -62,11 +62,7 @@ function countWrites(server: TestServer): { units: string[]; restore(): void } {
 }
 
 describe('callbacks are limited per source address', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ OPERATOR_CALLBACK_LIMIT: '5', OPERATOR_CALLBACK_WINDOW_MS: '60000' });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ OPERATOR_CALLBACK_LIMIT: '5', OPERATOR_CALLBACK_WINDOW_MS: '60000' });
 
   it('past the limit an address gets 429 rate_limited with Retry-After; another address does not', async () => {
     const url = `${server.url.replace(/\/v1$/, '')}/operator-callbacks/mtn-momo/pay_0VcEAAAAAAAAAAAAAAAAAAAA/6f1c1a5e-2b3d-4c5e-8f90-123456789abc`;

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { balanceOf, fund, sandbox } from '../support/fixtures.js';
-import { reconcile, startTestServer, type TestServer } from '../support/server.js';
+import { reconcile, useTestServer } from '../support/server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 describe('parallel payouts against a balance that funds only some of them', () => {
   it('exactly the funded ones succeed, the balance ends at zero, and the ledger sums to it', async () => {

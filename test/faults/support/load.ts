@@ -66,7 +66,7 @@ export function logicalRequest(
       path: '/topups',
       amount,
       msisdn,
-      body: { amount, currency: 'XAF', payer_msisdn: msisdn, payment_method: 'orange_money', reference: key },
+      body: { amount, currency: 'XAF', payer_msisdn: msisdn, payment_method: 'mtn_momo', reference: key },
     };
   }
   return {
