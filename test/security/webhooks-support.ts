@@ -186,7 +186,7 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
  * What a test started and must stop (servers, receivers), stopped after each test, the last
  * started first: `cleanups.push(() => thing.close())`.
  */
-export function useCleanups(): Array<() => Promise<void>> {
+function useCleanups(): Array<() => Promise<void>> {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
