@@ -195,7 +195,13 @@ const intrusions: Array<{ target: PartyName; intruders: PartyName[] }> = [
   { target: 'A live', intruders: ['B live', 'B test', 'A test'] },
 ];
 
-const withId = allOperations.filter((op) => op.path.includes('{id}'));
+/**
+ * Bank batches are left to test/bank/bank-payouts.test.ts ("answers 404 for another account's
+ * batch, its file and its statements"): no bank is connected in live mode, so a live party can
+ * own none through the API, and this file needs one of each object for every party.
+ */
+const bankBatches = (op: Operation) => op.path.startsWith('/bank-batches');
+const withId = allOperations.filter((op) => op.path.includes('{id}') && !bankBatches(op));
 
 /** Everything A can read about the object an operation works on, in both modes, and A's money. */
 async function stateOfA(op: Operation) {
@@ -288,7 +294,7 @@ function listKindOf(op: Operation): 'json' | 'csv' | undefined {
   return resolve(schema.properties?.data ?? {}).properties?.items ? 'json' : undefined;
 }
 
-const lists = allOperations.filter((op) => listKindOf(op) !== undefined);
+const lists = allOperations.filter((op) => listKindOf(op) !== undefined && !bankBatches(op));
 
 /** The identifier of a list item: the first id-like field the contract gives it. */
 const itemId = (item: Json): string => item.transaction_id ?? item.service_id ?? item.id;

@@ -85,7 +85,9 @@ describe('the specification, section 2: request fields', () => {
       expect.arrayContaining(['amount', 'recipient_msisdn', 'recipient_wallet_id', 'payout_type']),
     );
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining([...required, ...recipients]));
-    expect(schema.description).toMatch(/exactly one of `recipient_msisdn` or\s+`recipient_wallet_id`/);
+    expect(schema.description).toMatch(
+      /exactly one of `recipient_msisdn`,\s+`recipient_wallet_id` or `recipient_bank_account`/,
+    );
   });
 
   it('payment_method covers MTN and Orange MoMo; payout_type covers withdrawal and transfer', () => {
