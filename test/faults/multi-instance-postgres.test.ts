@@ -422,12 +422,13 @@ describe('an instance killed with SIGKILL mid-load: the survivor finishes its wo
       WEBHOOK_CIRCUIT_FAILURES: '1000',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(slotsPerEndpoint),
       WEBHOOK_LEASE_AHEAD: String(leaseAhead),
-      // The dead instance's leases end 3 s after this deadline; the receiver answers in 300 ms,
+      // The dead instance's leases end 3 s after this deadline; the receiver answers in 800 ms,
       // so 5 s (instead of the default 10) only shortens the wait for them.
       WEBHOOK_TIMEOUT_MS: '5000',
     });
     const { a, account, url } = pair;
-    receiver = await startSlowReceiver(300);
+    // Slow enough that the deliveries the kill finds in flight are still in flight when it lands.
+    receiver = await startSlowReceiver(800);
     receivers.push(receiver);
     await createEndpoint(a, account, receiver.url);
     const serviceId = await createService(a, account, 'Crash shop');
