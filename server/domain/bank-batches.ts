@@ -148,13 +148,25 @@ async function viewOf(tx: Tx, row: BankBatchRow): Promise<BankBatch> {
   };
 }
 
-export async function getBankBatch(deps: Deps, caller: Pick<Caller, 'accountId' | 'mode'>, id: string) {
-  const batch = await deps.store.read(async (tx) => {
+type Owner = Pick<Caller, 'accountId' | 'mode'>;
+
+/** What `read` makes of the caller's batch `id`, in one read; 404 when the caller has none. */
+async function readBatch<T>(
+  deps: Deps,
+  caller: Owner,
+  id: string,
+  read: (tx: Tx, row: BankBatchRow) => Promise<T>,
+): Promise<T> {
+  const found = await deps.store.read(async (tx) => {
     const row = await tx.bankBatches.get(caller.accountId, caller.mode, id);
-    return row && viewOf(tx, row);
+    return row ? { value: await read(tx, row) } : undefined;
   });
-  if (!batch) throw notFound('bank batch', id);
-  return batch;
+  if (!found) throw notFound('bank batch', id);
+  return found.value;
+}
+
+export function getBankBatch(deps: Deps, caller: Owner, id: string): Promise<BankBatch> {
+  return readBatch(deps, caller, id, viewOf);
 }
 
 export async function listBankBatches(
@@ -171,40 +183,23 @@ export async function listBankBatches(
 }
 
 /** The batch's pain.001 file, as it was produced. */
-export async function batchFile(
-  deps: Deps,
-  caller: Pick<Caller, 'accountId' | 'mode'>,
-  id: string,
-): Promise<string> {
-  const row = await deps.store.read((tx) => tx.bankBatches.get(caller.accountId, caller.mode, id));
-  if (!row) throw notFound('bank batch', id);
-  return row.file;
+export function batchFile(deps: Deps, caller: Owner, id: string): Promise<string> {
+  return readBatch(deps, caller, id, async (_tx, row) => row.file);
 }
 
 /** The payouts of one of the caller's batches. */
-export async function batchPayouts(
-  deps: Deps,
-  caller: Pick<Caller, 'accountId' | 'mode'>,
-  id: string,
-): Promise<PayoutRow[]> {
-  const payouts = await deps.store.read(async (tx) => {
-    const row = await tx.bankBatches.get(caller.accountId, caller.mode, id);
-    return row && tx.bankBatches.payoutsOf(id);
-  });
-  if (!payouts) throw notFound('bank batch', id);
-  return payouts;
+export function batchPayouts(deps: Deps, caller: Owner, id: string): Promise<PayoutRow[]> {
+  return readBatch(deps, caller, id, (tx) => tx.bankBatches.payoutsOf(id));
 }
 
 /** The sandbox bank's camt.054 for a batch (test mode only: live mode has no such batch). */
-export async function sandboxStatement(
-  deps: Deps,
-  caller: Pick<Caller, 'accountId' | 'mode'>,
-  id: string,
-): Promise<string> {
+export async function sandboxStatement(deps: Deps, caller: Owner, id: string): Promise<string> {
   const bank = deps.banks[caller.mode];
   if (caller.mode !== 'test' || !bank?.statementFor) throw notFound('bank batch', id);
-  const { batch } = await getBankBatch(deps, caller, id);
-  const payouts = await batchPayouts(deps, caller, id);
+  const { batch, payouts } = await readBatch(deps, caller, id, async (tx, row) => ({
+    batch: row,
+    payouts: await tx.bankBatches.payoutsOf(id),
+  }));
   return bank.statementFor({
     id: batch.id,
     createdAt: batch.created_at,
