@@ -406,3 +406,21 @@ export async function startMtnMomoSimulator(
     },
   };
 }
+
+/**
+ * The settings that connect the service's MTN MoMo adapter to `sim`: both products' subscription
+ * keys and API users, and the callback URL under `callbackBase` when given.
+ */
+export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
+  return {
+    MTN_MOMO_BASE_URL: sim.url,
+    MTN_MOMO_TARGET_ENVIRONMENT: sim.targetEnvironment,
+    MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: sim.credentials.collection.subscriptionKey,
+    MTN_MOMO_COLLECTION_API_USER: sim.credentials.collection.apiUser,
+    MTN_MOMO_COLLECTION_API_KEY: sim.credentials.collection.apiKey,
+    MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: sim.credentials.disbursement.subscriptionKey,
+    MTN_MOMO_DISBURSEMENT_API_USER: sim.credentials.disbursement.apiUser,
+    MTN_MOMO_DISBURSEMENT_API_KEY: sim.credentials.disbursement.apiKey,
+    ...(callbackBase ? { MTN_MOMO_CALLBACK_URL: `${callbackBase}/operator-callbacks/mtn-momo` } : {}),
+  };
+}

@@ -3,7 +3,7 @@
  * prints the environment that points a server's live mode at them, to try live money end to
  * end on one machine before using the operators' own sandboxes.
  */
-import { startMtnMomoSimulator } from './mtn-momo-simulator.js';
+import { mtnEnv, startMtnMomoSimulator } from './mtn-momo-simulator.js';
 import { startOrangeMoneySimulator } from './orange-money-simulator.js';
 
 const settleMs = Number(process.env.SIMULATOR_SETTLE_MS ?? 3000);
@@ -17,15 +17,7 @@ const mtn = await startMtnMomoSimulator({
 });
 const orange = await startOrangeMoneySimulator({ settleMs });
 const env = {
-  MTN_MOMO_BASE_URL: mtn.url,
-  MTN_MOMO_TARGET_ENVIRONMENT: mtn.targetEnvironment,
-  MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: mtn.credentials.collection.subscriptionKey,
-  MTN_MOMO_COLLECTION_API_USER: mtn.credentials.collection.apiUser,
-  MTN_MOMO_COLLECTION_API_KEY: mtn.credentials.collection.apiKey,
-  MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: mtn.credentials.disbursement.subscriptionKey,
-  MTN_MOMO_DISBURSEMENT_API_USER: mtn.credentials.disbursement.apiUser,
-  MTN_MOMO_DISBURSEMENT_API_KEY: mtn.credentials.disbursement.apiKey,
-  MTN_MOMO_CALLBACK_URL: `${publicUrl}/operator-callbacks/mtn-momo`,
+  ...mtnEnv(mtn, publicUrl),
   ORANGE_MONEY_BASE_URL: orange.url,
   ORANGE_MONEY_CLIENT_ID: orange.credentials.clientId,
   ORANGE_MONEY_CLIENT_SECRET: orange.credentials.clientSecret,

@@ -4,7 +4,14 @@
  * ORANGE_MONEY_* variables (callbacks pointing back at the server, on 127.0.0.1 too).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type MtnMomoSimulator, startMtnMomoSimulator } from '../../scripts/simulators/mtn-momo-simulator.js';
+import {
+  type MtnMomoSimulator,
+  mtnEnv,
+  startMtnMomoSimulator,
+} from '../../scripts/simulators/mtn-momo-simulator.js';
+
+export { mtnEnv };
+
 import {
   type OrangeMoneySimulator,
   startOrangeMoneySimulator,
@@ -12,20 +19,6 @@ import {
 import { sandbox } from '../support/fixtures.js';
 import { onFreePort } from '../support/ports.js';
 import { reconcile, startTestServer, type TestServer } from '../support/server.js';
-
-export function mtnEnv(sim: MtnMomoSimulator, callbackBase?: string): Record<string, string> {
-  return {
-    MTN_MOMO_BASE_URL: sim.url,
-    MTN_MOMO_TARGET_ENVIRONMENT: sim.targetEnvironment,
-    MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: sim.credentials.collection.subscriptionKey,
-    MTN_MOMO_COLLECTION_API_USER: sim.credentials.collection.apiUser,
-    MTN_MOMO_COLLECTION_API_KEY: sim.credentials.collection.apiKey,
-    MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: sim.credentials.disbursement.subscriptionKey,
-    MTN_MOMO_DISBURSEMENT_API_USER: sim.credentials.disbursement.apiUser,
-    MTN_MOMO_DISBURSEMENT_API_KEY: sim.credentials.disbursement.apiKey,
-    ...(callbackBase ? { MTN_MOMO_CALLBACK_URL: `${callbackBase}/operator-callbacks/mtn-momo` } : {}),
-  };
-}
 
 export function orangeEnv(sim: OrangeMoneySimulator, callbackBase?: string): Record<string, string> {
   return {

@@ -5,7 +5,7 @@
  * second the simulator saw and how many calls it refused (docs/decisions/0035).
  */
 import { join } from 'node:path';
-import { startMtnMomoSimulator } from '../../simulators/mtn-momo-simulator.js';
+import { mtnEnv, startMtnMomoSimulator } from '../../simulators/mtn-momo-simulator.js';
 import { type Credentials, call } from '../api.js';
 import type { Bench } from '../context.js';
 import { progress } from '../report.js';
@@ -40,14 +40,7 @@ export async function operatorPollingSection(bench: Bench): Promise<OperatorPoll
       database,
       { api_user: account.api_user, test_key: account.live_key },
       {
-        MTN_MOMO_BASE_URL: sim.url,
-        MTN_MOMO_TARGET_ENVIRONMENT: sim.targetEnvironment,
-        MTN_MOMO_COLLECTION_SUBSCRIPTION_KEY: sim.credentials.collection.subscriptionKey,
-        MTN_MOMO_COLLECTION_API_USER: sim.credentials.collection.apiUser,
-        MTN_MOMO_COLLECTION_API_KEY: sim.credentials.collection.apiKey,
-        MTN_MOMO_DISBURSEMENT_SUBSCRIPTION_KEY: sim.credentials.disbursement.subscriptionKey,
-        MTN_MOMO_DISBURSEMENT_API_USER: sim.credentials.disbursement.apiUser,
-        MTN_MOMO_DISBURSEMENT_API_KEY: sim.credentials.disbursement.apiKey,
+        ...mtnEnv(sim),
         OPERATOR_TIMEOUT_MS: '15000',
         // Production requires https operator URLs; the simulator is plain http on 127.0.0.1.
         NODE_ENV: 'development',
