@@ -85,7 +85,12 @@ export async function balanceOf(server: TestServer, as: Credentials = server.tes
   return balances.find((b) => b.currency === currency)?.available ?? 0;
 }
 
-/** Starts a payment of `amount` XAF from `msisdn`, paid with MTN MoMo; returns its id. */
+/** The Mobile Money network a sandbox number is on, by its prefix (69x and 655-659 Orange). */
+function networkOf(msisdn: string): 'mtn_momo' | 'orange_money' {
+  return /^237(69|65[5-9])/.test(msisdn) ? 'orange_money' : 'mtn_momo';
+}
+
+/** Starts a payment of `amount` XAF from `msisdn`, paid on its network; returns its id. */
 export async function collect(
   server: TestServer,
   serviceId: string,
@@ -99,7 +104,7 @@ export async function collect(
         amount,
         currency: 'XAF',
         customer_msisdn: msisdn,
-        payment_method: 'mtn_momo',
+        payment_method: networkOf(msisdn),
         service_id: serviceId,
       },
     }),
