@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../server/i18n/en.js';
 import { fr } from '../../server/i18n/fr.js';
 import { argumentNames } from '../../server/i18n/message-format.js';
-import { ok } from '../support/api.js';
 import { saveScreenshot } from '../support/browser.js';
-import { createService, sandbox, sandboxBank } from '../support/fixtures.js';
+import { createService, sandbox } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 import {
+  batchOneBankPayout,
   desktop,
+  everyPage,
   type OpenedPage,
   openPage,
   origin,
@@ -32,21 +33,8 @@ let owner: string;
 
 beforeAll(async () => {
   ({ server, browser, owner } = seeded);
-  ids.bankBatch = await batchOneBankPayout();
+  ids.bankBatch = await batchOneBankPayout(server);
 });
-
-/** A bank payout, batched: the bank batches' pages have something to show. */
-async function batchOneBankPayout() {
-  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Awa Njoya' };
-  const payout = {
-    amount: 1000,
-    currency: 'XAF',
-    recipient_bank_account,
-    payout_type: 'withdrawal',
-  } as const;
-  ok(await server.api.POST('/payouts', { body: payout }));
-  return ok(await server.api.POST('/bank-batches', {})).data.batch_id;
-}
 
 const french = { ...desktop, locale: 'fr-CM' };
 
@@ -101,31 +89,6 @@ describe('the catalogues', () => {
   });
 });
 
-const pages: Array<[name: string, path: () => string]> = [
-  ['overview', () => '/dashboard/test'],
-  ['payments', () => '/dashboard/test/payments'],
-  ['payment', () => `/dashboard/test/payments/${ids.payment}`],
-  ['failed-payment', () => `/dashboard/test/payments/${ids.failed}`],
-  ['payouts', () => '/dashboard/test/payouts'],
-  ['payout', () => `/dashboard/test/payouts/${ids.payout}`],
-  ['refund', () => `/dashboard/test/payouts/${ids.refund}`],
-  ['topups', () => '/dashboard/test/topups'],
-  ['topup', () => `/dashboard/test/topups/${ids.topup}`],
-  ['refunds', () => '/dashboard/test/refunds'],
-  ['webhooks', () => '/dashboard/test/webhooks'],
-  ['webhook', () => `/dashboard/test/webhooks/${ids.endpoint}`],
-  ['keys', () => '/dashboard/test/keys'],
-  ['logs', () => '/dashboard/test/logs'],
-  ['users', () => '/dashboard/test/users'],
-  ['live-overview', () => '/dashboard/live'],
-  ['live-webhooks', () => '/dashboard/live/webhooks'],
-  ['bank-batches', () => '/dashboard/test/bank-batches'],
-  ['bank-batch', () => `/dashboard/test/bank-batches/${ids.bankBatch}`],
-  ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
-  ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
-  ['not-found', () => '/dashboard/test/payments/pay_unknown'],
-];
-
 describe('every dashboard page in French', () => {
   let session: OpenedPage;
   // The owner signs in once, in French, and that tab visits every page in turn.
@@ -146,11 +109,11 @@ describe('every dashboard page in French', () => {
     await context.close();
   });
 
-  for (const [name, path] of pages) {
+  for (const [name, path, status] of everyPage(ids)) {
     it(`the ${name} page: no English, no missing message, no serious accessibility violation`, async () => {
       const { page } = session;
       const response = await page.goto(`${origin(server)}${path()}`);
-      expect(response?.status()).toBe(name === 'not-found' ? 404 : 200);
+      expect(response?.status()).toBe(status);
       expect(await page.getAttribute('html', 'lang')).toBe('fr');
       expect(englishIn(await wordsOf(page))).toEqual([]);
       const violations = await seriousViolations(page);

@@ -8,8 +8,9 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
+import { ok } from '../support/api.js';
 import { openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
-import { collect, createService, fund, sandbox } from '../support/fixtures.js';
+import { collect, createService, fund, sandbox, sandboxBank } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -152,6 +153,56 @@ export function useSeededDashboard(): SeededDashboard {
     await seeded.server?.close();
   });
   return seeded;
+}
+
+/** A bank payout, batched: the bank batches' pages have something to show. Returns the batch's id. */
+export async function batchOneBankPayout(server: TestServer) {
+  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Awa Njoya' };
+  const payout = {
+    amount: 1000,
+    currency: 'XAF',
+    recipient_bank_account,
+    payout_type: 'withdrawal',
+  } as const;
+  ok(await server.api.POST('/payouts', { body: payout }));
+  return ok(await server.api.POST('/bank-batches', {})).data.batch_id;
+}
+
+/**
+ * Every page of the dashboard an owner can open, with the status it answers: both walks visit
+ * them all (pages.test.ts in English at desktop and phone widths, language.test.ts in French).
+ * `ids` are `useSeededDashboard`'s, with `bankBatch` from `batchOneBankPayout`.
+ */
+export function everyPage(
+  ids: Record<string, string>,
+): Array<[name: string, path: () => string, status: number]> {
+  const pages: Array<[string, () => string]> = [
+    ['overview', () => '/dashboard/test'],
+    ['payments', () => '/dashboard/test/payments'],
+    ['payment', () => `/dashboard/test/payments/${ids.payment}`],
+    ['failed-payment', () => `/dashboard/test/payments/${ids.failed}`],
+    ['payouts', () => '/dashboard/test/payouts'],
+    ['payout', () => `/dashboard/test/payouts/${ids.payout}`],
+    ['refund', () => `/dashboard/test/payouts/${ids.refund}`],
+    ['topups', () => '/dashboard/test/topups'],
+    ['topup', () => `/dashboard/test/topups/${ids.topup}`],
+    ['refunds', () => '/dashboard/test/refunds'],
+    ['webhooks', () => '/dashboard/test/webhooks'],
+    ['webhook', () => `/dashboard/test/webhooks/${ids.endpoint}`],
+    ['keys', () => '/dashboard/test/keys'],
+    ['logs', () => '/dashboard/test/logs'],
+    ['users', () => '/dashboard/test/users'],
+    ['live-overview', () => '/dashboard/live'],
+    ['live-webhooks', () => '/dashboard/live/webhooks'],
+    ['bank-batches', () => '/dashboard/test/bank-batches'],
+    ['bank-batch', () => `/dashboard/test/bank-batches/${ids.bankBatch}`],
+    ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
+    ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
+  ];
+  return [
+    ...pages.map(([name, path]): [string, () => string, number] => [name, path, 200]),
+    ['not-found', () => '/dashboard/test/payments/pay_unknown', 404],
+  ];
 }
 
 const require = createRequire(import.meta.url);
