@@ -16,6 +16,7 @@ import type { MobileMoneyOperator, OperatorRequest } from '../../server/operator
 import { createService, sandbox } from '../support/fixtures.js';
 import { attributesOf, decodeEntities, formOf, type HtmlForm } from '../support/html-form.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { expectChargedOnce } from './support.js';
 
 let server: TestServer;
 let serviceId: string;
@@ -369,14 +370,7 @@ describe('the hosted checkout over HTTP', () => {
     expect((await pollStatus(payment.checkout_url)).body.status).toBe('success');
     const read = await readPayment(payment.transaction_id);
     expect(read).toMatchObject({ status: 'success', customer_msisdn: sandbox.mtn.succeeds });
-    const events = await server.raw('GET', '/events', {
-      query: { transaction_id: payment.transaction_id },
-    });
-    expect(events.body.data.items).toHaveLength(1);
-    const credits = await server.raw('GET', '/balance/transactions', { query: { limit: 100 } });
-    expect(
-      credits.body.data.items.filter((e: { source_id: string }) => e.source_id === payment.transaction_id),
-    ).toHaveLength(1);
+    await expectChargedOnce(server, payment.transaction_id);
   });
 
   it("the script's JSON submit sent twice at once is accepted once (202) and answered 409 the second time", async () => {

@@ -77,41 +77,6 @@ describe('dashboard roles', () => {
   });
 });
 
-describe('another account in URLs', () => {
-  it("answers 404 for another account's payment, endpoint and key, on pages and actions", async () => {
-    const other = await server.newAccount('Other shop');
-    const otherPayment = await collect(
-      server,
-      await createService(server, other.test),
-      800,
-      undefined,
-      other.test,
-    );
-    const endpoint = await server.raw('POST', '/webhook-endpoints', {
-      as: other.test,
-      body: { url: 'http://127.0.0.1:9/other' },
-    });
-    const otherKeys = await server.raw('GET', '/api-keys', { as: other.test });
-    const otherKey = otherKeys.body.data.items[0].id as string;
-
-    const email = await addUser(server, 'owner');
-    const { cookie } = await httpSignIn(server, email);
-    const get = (path: string) => fetch(`${origin(server)}/dashboard/test${path}`, { headers: { cookie } });
-    expect((await get(`/payments/${otherPayment}`)).status).toBe(404);
-    expect((await get(`/webhooks/${endpoint.body.data.id}`)).status).toBe(404);
-    expect((await get('/payments/pay_doesnotexist')).status).toBe(404);
-    expect((await post(cookie, `/dashboard/test/keys/${otherKey}/revoke`, {})).status).toBe(404);
-    expect((await post(cookie, `/dashboard/test/payments/${otherPayment}/refund`, {})).status).toBe(404);
-    expect((await server.raw('GET', '/balance', { as: other.test })).status).toBe(200);
-    // Test ids are not found in live mode either: the modes never mix.
-    expect((await get(`/payments/${paymentId}`)).status).toBe(200);
-    const live = await fetch(`${origin(server)}/dashboard/live/payments/${paymentId}`, {
-      headers: { cookie },
-    });
-    expect(live.status).toBe(404);
-  });
-});
-
 describe('invitations', () => {
   it('an owner invites a viewer by link; the link sets their password once and signs them in', async () => {
     const owner = await addUser(server, 'owner');

@@ -4,16 +4,14 @@
  * Cameroon, and no English left on a French page. In Chromium, with axe-core on every French
  * page (pages.test.ts checks the English ones at desktop and phone widths).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../server/i18n/en.js';
 import { fr } from '../../server/i18n/fr.js';
 import { argumentNames } from '../../server/i18n/message-format.js';
 import { saveScreenshot } from '../support/browser.js';
 import { createService, sandbox } from '../support/fixtures.js';
-import type { TestServer } from '../support/server.js';
 import {
-  batchOneBankPayout,
   desktop,
   everyPage,
   type OpenedPage,
@@ -25,16 +23,8 @@ import {
   useSeededDashboard,
 } from './support.js';
 
-const seeded = useSeededDashboard();
+const seeded = useSeededDashboard({ withBankBatch: true });
 const { ids } = seeded;
-let server: TestServer;
-let browser: Browser;
-let owner: string;
-
-beforeAll(async () => {
-  ({ server, browser, owner } = seeded);
-  ids.bankBatch = await batchOneBankPayout(server);
-});
 
 const french = { ...desktop, locale: 'fr-CM' };
 
@@ -93,14 +83,14 @@ describe('every dashboard page in French', () => {
   let session: OpenedPage;
   // The owner signs in once, in French, and that tab visits every page in turn.
   beforeAll(async () => {
-    session = await openPage(browser, server, french);
-    await signInAnyLanguage(session.page, server, owner);
+    session = await openPage(seeded.browser, seeded.server, french);
+    await signInAnyLanguage(session.page, seeded.server, seeded.owner);
   });
   afterAll(() => session.context.close());
 
   it('the sign-in page: French from Accept-Language, no English, no serious accessibility violation', async () => {
-    const { page, context } = await openPage(browser, server, french);
-    await page.goto(`${origin(server)}/dashboard/sign-in`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, french);
+    await page.goto(`${origin(seeded.server)}/dashboard/sign-in`);
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     await expect(page.title()).resolves.toBe('Connexion au tableau de bord · Tableau de bord');
     expect(englishIn(await wordsOf(page))).toEqual([]);
@@ -112,7 +102,7 @@ describe('every dashboard page in French', () => {
   for (const [name, path, status] of everyPage(ids)) {
     it(`the ${name} page: no English, no missing message, no serious accessibility violation`, async () => {
       const { page } = session;
-      const response = await page.goto(`${origin(server)}${path()}`);
+      const response = await page.goto(`${origin(seeded.server)}${path()}`);
       expect(response?.status()).toBe(status);
       expect(await page.getAttribute('html', 'lang')).toBe('fr');
       expect(englishIn(await wordsOf(page))).toEqual([]);
@@ -127,9 +117,9 @@ describe('every dashboard page in French', () => {
 
 describe('a French page on a phone', () => {
   it("a payment's page fits the screen and has no serious accessibility violation", async () => {
-    const { page, context } = await openPage(browser, server, { ...phone, locale: 'fr-CM' });
-    await signInAnyLanguage(page, server, owner);
-    await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, { ...phone, locale: 'fr-CM' });
+    await signInAnyLanguage(page, seeded.server, seeded.owner);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/payments/${ids.payment}`);
     expect(englishIn(await wordsOf(page))).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     await saveScreenshot(page, 'dashboard-fr-payment-phone');
@@ -141,9 +131,9 @@ describe('a French page on a phone', () => {
 
 describe('choosing the language', () => {
   it('shows amounts and times for Cameroon: 6 000 FCFA, Douala time, UTC on hover', async () => {
-    const { page, context } = await openPage(browser, server, french);
-    await signInAnyLanguage(page, server, owner);
-    await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, french);
+    await signInAnyLanguage(page, seeded.server, seeded.owner);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/payments/${ids.payment}`);
     await expect(page.locator('dl.facts dd').first().textContent()).resolves.toBe('6\u202f000\u00a0FCFA');
     const created = page.locator('dl.facts time').first();
     const utc = (await created.getAttribute('title')) ?? '';
@@ -159,14 +149,14 @@ describe('choosing the language', () => {
   });
 
   it('switches to English from any page, comes back to the same page, and remembers it', async () => {
-    const { page, context } = await openPage(browser, server, french);
-    await signInAnyLanguage(page, server, owner);
-    await page.goto(`${origin(server)}/dashboard/test/payouts?status=success`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, french);
+    await signInAnyLanguage(page, seeded.server, seeded.owner);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/payouts?status=success`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Décaissements');
     await page.locator('#language-en').click();
     await page.waitForURL(/\/dashboard\/test\/payouts\?status=success$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Payouts');
-    await page.goto(`${origin(server)}/dashboard/test/refunds`);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/refunds`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Refunds');
     await page.locator('#language-fr').click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Remboursements');
@@ -174,14 +164,14 @@ describe('choosing the language', () => {
     await context.close();
   });
 
-  it('speaks English to a browser that asks for it, and French once chosen on the sign-in page', async () => {
-    const { page, context } = await openPage(browser, server, { ...desktop, locale: 'en-GB' });
-    await page.goto(`${origin(server)}/dashboard/sign-in`);
+  it('speaks English to a seeded.browser that asks for it, and French once chosen on the sign-in page', async () => {
+    const { page, context } = await openPage(seeded.browser, seeded.server, { ...desktop, locale: 'en-GB' });
+    await page.goto(`${origin(seeded.server)}/dashboard/sign-in`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Sign in to the dashboard');
     await page.locator('#language-fr').click();
     await page.waitForURL(/\/dashboard\/sign-in$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Connexion au tableau de bord');
-    await signInAnyLanguage(page, server, owner);
+    await signInAnyLanguage(page, seeded.server, seeded.owner);
     await expect(page.locator('h1').textContent()).resolves.toBe('Vue d’ensemble');
     await context.close();
   });
@@ -189,7 +179,7 @@ describe('choosing the language', () => {
   it('goes back only to a page of the dashboard, never to another site', async () => {
     for (const back of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', '/elsewhere']) {
       const response = await fetch(
-        `${origin(server)}/dashboard/language/fr?back=${encodeURIComponent(back)}`,
+        `${origin(seeded.server)}/dashboard/language/fr?back=${encodeURIComponent(back)}`,
         { redirect: 'manual' },
       );
       expect(response.status).toBe(303);
@@ -198,9 +188,9 @@ describe('choosing the language', () => {
   });
 
   it('says a refused action in French: a refund above what remains', async () => {
-    const { page, context } = await openPage(browser, server, french);
-    await signInAnyLanguage(page, server, owner);
-    await page.goto(`${origin(server)}/dashboard/test/payments/${ids.payment}`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, french);
+    await signInAnyLanguage(page, seeded.server, seeded.owner);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/payments/${ids.payment}`);
     await page.locator('#refund-amount').evaluate((input) => input.removeAttribute('max'));
     await page.locator('#refund-amount').fill('999999');
     await page.locator('#refund-button').click();
@@ -213,15 +203,15 @@ describe('choosing the language', () => {
 
 describe('the checkout page in French, on a phone', () => {
   async function hostedLink(): Promise<string> {
-    const created = await server.raw('POST', '/payments/initiate', {
-      body: { amount: 2500, currency: 'XAF', service_id: await createService(server) },
+    const created = await seeded.server.raw('POST', '/payments/initiate', {
+      body: { amount: 2500, currency: 'XAF', service_id: await createService(seeded.server) },
     });
     return created.body.data.checkout_url as string;
   }
 
   it('reads in French, explains a wrong number in French, and has no serious accessibility violation', async () => {
     const url = await hostedLink();
-    const { page, context } = await openPage(browser, server, { ...phone, locale: 'fr-CM' });
+    const { page, context } = await openPage(seeded.browser, seeded.server, { ...phone, locale: 'fr-CM' });
     await page.goto(url);
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     await expect(page.locator('h1').textContent()).resolves.toBe('Payer par Mobile Money');
@@ -238,7 +228,7 @@ describe('the checkout page in French, on a phone', () => {
 
   it('follows the payment in French until it is received, after switching from English', async () => {
     const url = await hostedLink();
-    const { page, context } = await openPage(browser, server, { ...phone, locale: 'en-US' });
+    const { page, context } = await openPage(seeded.browser, seeded.server, { ...phone, locale: 'en-US' });
     await page.goto(url);
     await expect(page.locator('h1').textContent()).resolves.toBe('Pay with Mobile Money');
     await page.locator('#language-fr').click();
@@ -246,7 +236,7 @@ describe('the checkout page in French, on a phone', () => {
     await page.locator('#msisdn').fill(sandbox.mtn.succeeds);
     await page.locator('#pay').click();
     await page.getByRole('status').filter({ hasText: 'Validez le paiement' }).waitFor();
-    await server.settle(2000);
+    await seeded.server.settle(2000);
     await page.getByRole('status').filter({ hasText: 'Paiement reçu. Merci !' }).waitFor({ timeout: 10_000 });
     expect(englishIn(await wordsOf(page))).toEqual([]);
     await context.close();

@@ -5,13 +5,11 @@
  * JavaScript, and by keyboard with a visible focus. On SQLite only: what each page shows from
  * either engine is checked over HTTP in over-http.test.ts (decision 0020).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.js';
 import { collect, createService } from '../support/fixtures.js';
-import type { TestServer } from '../support/server.js';
 import {
-  batchOneBankPayout,
   desktop,
   everyPage,
   httpSignIn,
@@ -24,16 +22,8 @@ import {
   useSeededDashboard,
 } from './support.js';
 
-const seeded = useSeededDashboard();
+const seeded = useSeededDashboard({ withBankBatch: true });
 const { ids } = seeded;
-let server: TestServer;
-let browser: Browser;
-let owner: string;
-
-beforeAll(async () => {
-  ({ server, browser, owner } = seeded);
-  ids.bankBatch = await batchOneBankPayout(server);
-});
 
 type Size = 'desktop' | 'phone';
 const sizes = [
@@ -72,8 +62,8 @@ describe('every dashboard page, at desktop and phone widths', () => {
   const sessions = new Map<Size, OpenedPage>();
   beforeAll(async () => {
     for (const [size, options] of sizes) {
-      const session = await openPage(browser, server, options);
-      await signIn(session.page, server, owner);
+      const session = await openPage(seeded.browser, seeded.server, options);
+      await signIn(session.page, seeded.server, seeded.owner);
       sessions.set(size, session);
     }
   });
@@ -83,8 +73,12 @@ describe('every dashboard page, at desktop and phone widths', () => {
 
   it('the sign-in page', async () => {
     for (const [size, options] of sizes) {
-      const { page, context, foreignRequests, cspViolations } = await openPage(browser, server, options);
-      await page.goto(`${origin(server)}/dashboard/sign-in`);
+      const { page, context, foreignRequests, cspViolations } = await openPage(
+        seeded.browser,
+        seeded.server,
+        options,
+      );
+      await page.goto(`${origin(seeded.server)}/dashboard/sign-in`);
       await check('sign-in', size, page, foreignRequests, cspViolations);
       await context.close();
     }
@@ -95,7 +89,7 @@ describe('every dashboard page, at desktop and phone widths', () => {
       for (const [size] of sizes) {
         const { page, foreignRequests, cspViolations } = sessions.get(size) as OpenedPage;
         const [foreignBefore, cspBefore] = [foreignRequests.length, cspViolations.length];
-        const response = await page.goto(`${origin(server)}${path()}`);
+        const response = await page.goto(`${origin(seeded.server)}${path()}`);
         expect(response?.status()).toBe(status);
         await check(name, size, page, foreignRequests.slice(foreignBefore), cspViolations.slice(cspBefore));
       }
@@ -103,9 +97,11 @@ describe('every dashboard page, at desktop and phone widths', () => {
   }
 
   it('charts the last 30 days of volume on the overview', async () => {
-    const { cookie } = await httpSignIn(server, owner);
-    const page = await (await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } })).text();
-    // Paid out: the seeded month's 4,000 and the bank payout of 1,000 batched above.
+    const { cookie } = await httpSignIn(seeded.server, seeded.owner);
+    const page = await (
+      await fetch(`${origin(seeded.server)}/dashboard/test`, { headers: { cookie } })
+    ).text();
+    // Paid out: the seeded month's 4,000 and the set-up's batched bank payout of 1,000.
     expect(page).toContain('received FCFA\u00a030,500, paid out FCFA\u00a05,000');
     expect(page.match(/<rect [^>]*height="(?!0\.0")/g)?.length).toBeGreaterThanOrEqual(4);
     const failing = page.slice(page.indexOf('id="failing"'), page.indexOf('id="recent-payments"'));
@@ -113,12 +109,12 @@ describe('every dashboard page, at desktop and phone widths', () => {
   });
 
   it('says which mode it shows on every page: a test banner and a different live banner', async () => {
-    const { cookie } = await httpSignIn(server, owner);
+    const { cookie } = await httpSignIn(seeded.server, seeded.owner);
     const test = await (
-      await fetch(`${origin(server)}/dashboard/test/payments`, { headers: { cookie } })
+      await fetch(`${origin(seeded.server)}/dashboard/test/payments`, { headers: { cookie } })
     ).text();
     const live = await (
-      await fetch(`${origin(server)}/dashboard/live/payments`, { headers: { cookie } })
+      await fetch(`${origin(seeded.server)}/dashboard/live/payments`, { headers: { cookie } })
     ).text();
     expect(test).toContain('TEST MODE');
     expect(test).toContain('<title>[TEST]');
@@ -130,9 +126,12 @@ describe('every dashboard page, at desktop and phone widths', () => {
 
 describe('without JavaScript, and by keyboard', () => {
   it('signs in, filters payments and pages through them with JavaScript turned off', async () => {
-    const { page, context } = await openPage(browser, server, { ...desktop, javaScriptEnabled: false });
-    await signIn(page, server, owner);
-    await page.goto(`${origin(server)}/dashboard/test/payments`);
+    const { page, context } = await openPage(seeded.browser, seeded.server, {
+      ...desktop,
+      javaScriptEnabled: false,
+    });
+    await signIn(page, seeded.server, seeded.owner);
+    await page.goto(`${origin(seeded.server)}/dashboard/test/payments`);
     await page.getByLabel('Status').selectOption('failed');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/status=failed/);
@@ -143,22 +142,24 @@ describe('without JavaScript, and by keyboard', () => {
   });
 
   it('pages through a list by cursor, keeping the filters', async () => {
-    const { cookie } = await httpSignIn(server, owner);
-    const serviceId = await createService(server);
-    for (let i = 0; i < 21; i++) await collect(server, serviceId, 100 + i);
+    const { cookie } = await httpSignIn(seeded.server, seeded.owner);
+    const serviceId = await createService(seeded.server);
+    for (let i = 0; i < 21; i++) await collect(seeded.server, serviceId, 100 + i);
     const first = await (
-      await fetch(`${origin(server)}/dashboard/test/payments?status=initiated`, { headers: { cookie } })
+      await fetch(`${origin(seeded.server)}/dashboard/test/payments?status=initiated`, {
+        headers: { cookie },
+      })
     ).text();
     const next = /href="([^"]+)" rel="next"/.exec(first)?.[1]?.replace(/&#38;/g, '&');
     expect(next).toMatch(/status=initiated&cursor=/);
-    const second = await (await fetch(`${origin(server)}${next}`, { headers: { cookie } })).text();
+    const second = await (await fetch(`${origin(seeded.server)}${next}`, { headers: { cookie } })).text();
     expect(second.match(/<tr><td><a href/g)).toHaveLength(1);
     expect(second).toContain('First page');
   });
 
   it('reaches the content by keyboard, with a visible focus ring', async () => {
-    const { page, context } = await openPage(browser, server);
-    await signIn(page, server, owner);
+    const { page, context } = await openPage(seeded.browser, seeded.server);
+    await signIn(page, seeded.server, seeded.owner);
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     await expect(skip.evaluate((el) => el === document.activeElement)).resolves.toBe(true);

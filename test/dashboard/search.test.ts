@@ -3,23 +3,19 @@
  * phone number (whole or its first digits) finds the movement, and one found opens it. In
  * Chromium, in French and in English, with axe-core on the results.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../support/api.js';
 import { collect, createService, sandbox } from '../support/fixtures.js';
-import type { TestServer } from '../support/server.js';
 import { desktop, openPage, seriousViolations, signInAnyLanguage, useSeededDashboard } from './support.js';
 
 const seeded = useSeededDashboard();
 const { ids } = seeded;
-let server: TestServer;
-let browser: Browser;
-let owner: string;
 
 beforeAll(async () => {
-  ({ server, browser, owner } = seeded);
   // A payment with the merchant's own reference, and one from an Orange number.
-  const serviceId = await createService(server);
-  const referenced = await server.raw('POST', '/payments', {
+  const serviceId = await createService(seeded.server);
+  const referenced = await seeded.server.api.POST('/payments', {
     body: {
       amount: 1500,
       currency: 'XAF',
@@ -29,13 +25,13 @@ beforeAll(async () => {
       reference: 'INV-2026-0042',
     },
   });
-  ids.referenced = referenced.body.data.transaction_id as string;
-  ids.orange = await collect(server, serviceId, 700, sandbox.orange.fails);
+  ids.referenced = ok(referenced).data.transaction_id;
+  ids.orange = await collect(seeded.server, serviceId, 700, sandbox.orange.fails);
 });
 
 async function signedIn(locale: 'fr-CM' | 'en-US') {
-  const opened = await openPage(browser, server, { ...desktop, locale });
-  await signInAnyLanguage(opened.page, server, owner);
+  const opened = await openPage(seeded.browser, seeded.server, { ...desktop, locale });
+  await signInAnyLanguage(opened.page, seeded.server, seeded.owner);
   return opened;
 }
 
@@ -82,10 +78,10 @@ for (const locale of ['fr-CM', 'en-US'] as const) {
 
     it("says when nothing matches, and finds nothing of another account's", async () => {
       const { page, context } = await signedIn(locale);
-      const other = (await server.newAccount('Other shop')).test;
+      const other = (await seeded.server.newAccount('Other shop')).test;
       const theirs = await collect(
-        server,
-        await createService(server, other),
+        seeded.server,
+        await createService(seeded.server, other),
         900,
         sandbox.mtn.succeeds,
         other,

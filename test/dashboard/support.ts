@@ -138,15 +138,17 @@ export interface SeededDashboard {
 /**
  * The set-up of the dashboard's browser tests: a server with a month of activity and an
  * endpoint whose deliveries fail (nothing listens on port 9), its owner, and Chromium; all
- * closed after the file.
+ * closed after the file. `withBankBatch`: a batched bank payout too (`ids.bankBatch`), for
+ * the walks over every page.
  */
-export function useSeededDashboard(): SeededDashboard {
+export function useSeededDashboard(options: { withBankBatch?: boolean } = {}): SeededDashboard {
   const seeded = { ids: {} } as SeededDashboard;
   beforeAll(async () => {
     seeded.server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true' });
     seeded.browser = await sharedChromium();
     seeded.owner = await addUser(seeded.server, 'owner');
     Object.assign(seeded.ids, await seedMonthOfActivity(seeded.server, 'http://127.0.0.1:9/closed-port'));
+    if (options.withBankBatch) seeded.ids.bankBatch = await batchOneBankPayout(seeded.server);
   });
   afterAll(async () => {
     if (seeded.browser) await releaseChromium(seeded.browser);
@@ -156,7 +158,7 @@ export function useSeededDashboard(): SeededDashboard {
 }
 
 /** A bank payout, batched: the bank batches' pages have something to show. Returns the batch's id. */
-export async function batchOneBankPayout(server: TestServer) {
+async function batchOneBankPayout(server: TestServer) {
   const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Awa Njoya' };
   const payout = {
     amount: 1000,

@@ -153,23 +153,11 @@ describe('live top-ups and payouts through MTN MoMo', () => {
   });
 
   it('a transfer MTN never settles fails operator_timeout at the payout timeout and is reversed', async () => {
-    const before = await liveBalance(h.server);
-    const id = (
-      await live(h.server, 'POST', '/payouts', {
-        amount: 900,
-        recipient_msisdn: sandbox.mtn.neverSettles,
-        payout_type: 'withdrawal',
-      })
-    ).body.data.transaction_id;
-    await h.server.settle(1000);
-    expect(await statusOf(h.server, `/payouts/${id}`)).toBe('pending');
-    expect(await liveBalance(h.server)).toBe(before - 900);
-    await h.server.settle(400_000);
-    expect((await live(h.server, 'GET', `/payouts/${id}`)).body.data).toMatchObject({
-      status: 'failed',
-      failure_code: 'operator_timeout',
+    await h.expectPayoutTimesOut({
+      amount: 900,
+      recipient_msisdn: sandbox.mtn.neverSettles,
+      payout_type: 'withdrawal',
     });
-    expect(await liveBalance(h.server)).toBe(before);
   });
 
   it('a bulk payout sends each item to its own network, one request each', async () => {

@@ -134,20 +134,11 @@ describe('live money through Orange Money (simulator over HTTP)', () => {
   });
 
   it('a payout Orange never settles fails operator_timeout and is reversed', async () => {
-    const before = await liveBalance(h.server);
-    const id = (
-      await live(h.server, 'POST', '/payouts', {
-        amount: 300,
-        recipient_msisdn: sandbox.orange.neverSettles,
-        payout_type: 'transfer',
-      })
-    ).body.data.transaction_id;
-    await h.server.settle(400_000);
-    expect((await live(h.server, 'GET', `/payouts/${id}`)).body.data).toMatchObject({
-      status: 'failed',
-      failure_code: 'operator_timeout',
+    await h.expectPayoutTimesOut({
+      amount: 300,
+      recipient_msisdn: sandbox.orange.neverSettles,
+      payout_type: 'transfer',
     });
-    expect(await liveBalance(h.server)).toBe(before);
   });
 
   it('a refund of an Orange payment is one cash-in to the payer', async () => {

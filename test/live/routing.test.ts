@@ -86,20 +86,17 @@ describe('routing in live mode', () => {
   });
 
   it('payment_method on a payout chooses the operator explicitly, whatever the prefix', async () => {
-    const response = await live(server, 'POST', '/payouts', {
-      amount: 300,
-      recipient_msisdn: sandbox.nexttel,
-      payout_type: 'withdrawal',
-      payment_method: 'mtn_momo',
-    });
+    const toNexttel = (payment_method: string) =>
+      live(server, 'POST', '/payouts', {
+        amount: 300,
+        recipient_msisdn: sandbox.nexttel,
+        payout_type: 'withdrawal',
+        payment_method,
+      });
+    const response = await toNexttel('mtn_momo');
     expect(response.status).toBe(202);
     expect(response.body.data.payment_method).toBe('mtn_momo');
-    const refused = await live(server, 'POST', '/payouts', {
-      amount: 300,
-      recipient_msisdn: sandbox.nexttel,
-      payout_type: 'withdrawal',
-      payment_method: 'orange_money',
-    });
+    const refused = await toNexttel('orange_money');
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({ code: 'unsupported_network', param: 'payment_method' });
   });

@@ -164,6 +164,15 @@ export interface LiveShop extends LiveHarness {
   /** Settles until the movement at `path` has left initiated and pending; returns it. */
   // biome-ignore lint/suspicious/noExplicitAny: movements are read field by field, as `live` gives them
   settled(path: string): Promise<any>;
+  /**
+   * A live payout to a number the operator never settles: pending and debited at first, then
+   * failed `operator_timeout` at the payout timeout, and the amount back on the balance.
+   */
+  expectPayoutTimesOut(payout: {
+    amount: number;
+    recipient_msisdn: string;
+    payout_type: string;
+  }): Promise<void>;
 }
 
 /**
@@ -188,6 +197,19 @@ export function liveShop(method: 'mtn_momo' | 'orange_money'): LiveShop {
         async () => !['initiated', 'pending'].includes(await statusOf(shop.server, path)),
       );
       return (await live(shop.server, 'GET', path)).body.data;
+    },
+    async expectPayoutTimesOut(payout) {
+      const before = await liveBalance(shop.server);
+      const id = (await live(shop.server, 'POST', '/payouts', payout)).body.data.transaction_id;
+      await shop.server.settle(1000);
+      expect(await statusOf(shop.server, `/payouts/${id}`)).toBe('pending');
+      expect(await liveBalance(shop.server)).toBe(before - payout.amount);
+      await shop.server.settle(400_000);
+      expect((await live(shop.server, 'GET', `/payouts/${id}`)).body.data).toMatchObject({
+        status: 'failed',
+        failure_code: 'operator_timeout',
+      });
+      expect(await liveBalance(shop.server)).toBe(before);
     },
   } as LiveShop;
   beforeAll(async () => {

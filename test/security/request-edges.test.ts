@@ -34,116 +34,95 @@ describe('every 4xx raised below the routes is in the envelope, with the request
     expect(answer.headers.get('x-request-id')).toBe(body.error.request_id);
   }
 
-  const cases: Array<{ name: string; status: number; code: string; bytes: () => string | Buffer }> = [
-    {
-      name: 'malformed HTTP framing (no version, bare LF junk)',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => 'GARBAGE\x01 /v1/balance\r\n\r\n',
-    },
-    {
-      name: 'a Content-Length that is not a number',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => 'POST /v1/services HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
-    },
-    {
-      name: 'both Content-Length and chunked Transfer-Encoding (request smuggling)',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () =>
-        'POST /v1/services HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
-    },
-    {
-      name: 'headers larger than the server accepts',
-      status: 431,
-      code: 'headers_too_large',
-      bytes: () => `GET /v1/balance HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
-    },
-    {
-      name: 'an unsupported Content-Encoding',
-      status: 415,
-      code: 'unsupported_media_type',
-      bytes: () => {
-        const body = '{"name":"x"}';
-        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: x-evil\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
-      },
-    },
-    {
-      name: 'a gzip body that is not gzip',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => {
-        const body = 'this is not gzip at all';
-        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
-      },
-    },
-    {
-      name: 'a truncated gzip body',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => {
-        const body = gzipSync('{"name":"truncated shop"}').subarray(0, 12);
-        return Buffer.concat([
-          Buffer.from(
-            `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
-          ),
-          body,
-        ]);
-      },
-    },
-    {
-      name: 'an unsupported charset',
-      status: 415,
-      code: 'unsupported_media_type',
-      bytes: () => {
-        const body = '{"name":"x"}';
-        return `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json; charset=latin1\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
-      },
-    },
-    {
-      name: 'a missing file under /docs',
-      status: 404,
-      code: 'route_not_found',
-      bytes: () => 'GET /docs/missing.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
-    {
-      name: 'an encoded path traversal under /docs',
-      status: 404,
-      code: 'route_not_found',
-      bytes: () => 'GET /docs/..%2f..%2fpackage.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
-    {
-      name: 'a double-dot segment under /docs sent raw',
-      status: 404,
-      code: 'route_not_found',
-      bytes: () => 'GET /docs/%2e%2e/%2e%2e/package.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
-    {
-      name: 'a dotfile under /docs',
-      status: 404,
-      code: 'route_not_found',
-      bytes: () => 'GET /docs/.env HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
-    {
-      name: 'a NUL byte in a /docs path',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => 'GET /docs/index.html%00.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
-    {
-      name: 'a malformed percent-encoding under /docs',
-      status: 400,
-      code: 'malformed_request',
-      bytes: () => 'GET /docs/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    },
+  /** A GET of `path`, closing the connection after the answer. */
+  const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+  /** An authenticated POST /v1/services of `body` with the headers given (each ending in CRLF). */
+  const postServices = (headers: string, body: string | Buffer) =>
+    Buffer.concat([
+      Buffer.from(
+        `POST /v1/services HTTP/1.1\r\nHost: x\r\n${auth()}${headers}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      ),
+      Buffer.from(body),
+    ]);
+  const json = 'Content-Type: application/json\r\n';
+  const post = 'POST /v1/services HTTP/1.1\r\nHost: x\r\n';
+
+  const cases: Array<[name: string, status: number, code: string, bytes: () => string | Buffer]> = [
+    [
+      'malformed HTTP framing (no version, bare LF junk)',
+      400,
+      'malformed_request',
+      () => 'GARBAGE\x01 /v1/balance\r\n\r\n',
+    ],
+    [
+      'a Content-Length that is not a number',
+      400,
+      'malformed_request',
+      () => `${post}Content-Length: abc\r\n\r\n`,
+    ],
+    [
+      'both Content-Length and chunked Transfer-Encoding (request smuggling)',
+      400,
+      'malformed_request',
+      () => `${post}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'headers larger than the server accepts',
+      431,
+      'headers_too_large',
+      () => `GET /v1/balance HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ],
+    [
+      'an unsupported Content-Encoding',
+      415,
+      'unsupported_media_type',
+      () => postServices(`${json}Content-Encoding: x-evil\r\n`, '{"name":"x"}'),
+    ],
+    [
+      'a gzip body that is not gzip',
+      400,
+      'malformed_request',
+      () => postServices(`${json}Content-Encoding: gzip\r\n`, 'this is not gzip at all'),
+    ],
+    [
+      'a truncated gzip body',
+      400,
+      'malformed_request',
+      () =>
+        postServices(
+          `${json}Content-Encoding: gzip\r\n`,
+          gzipSync('{"name":"truncated shop"}').subarray(0, 12),
+        ),
+    ],
+    [
+      'an unsupported charset',
+      415,
+      'unsupported_media_type',
+      () => postServices('Content-Type: application/json; charset=latin1\r\n', '{"name":"x"}'),
+    ],
+    ['a missing file under /docs', 404, 'route_not_found', () => get('/docs/missing.js')],
+    [
+      'an encoded path traversal under /docs',
+      404,
+      'route_not_found',
+      () => get('/docs/..%2f..%2fpackage.json'),
+    ],
+    [
+      'a double-dot segment under /docs sent raw',
+      404,
+      'route_not_found',
+      () => get('/docs/%2e%2e/%2e%2e/package.json'),
+    ],
+    ['a dotfile under /docs', 404, 'route_not_found', () => get('/docs/.env')],
+    ['a NUL byte in a /docs path', 400, 'malformed_request', () => get('/docs/index.html%00.js')],
+    ['a malformed percent-encoding under /docs', 400, 'malformed_request', () => get('/docs/%E0%A4%A')],
   ];
 
-  for (const attack of cases) {
-    it(`${attack.name}: ${attack.status} ${attack.code}`, async () => {
+  for (const [name, status, code, bytes] of cases) {
+    it(`${name}: ${status} ${code}`, async () => {
       const before = lines.length;
-      const answer = await rawBytes(port, attack.bytes());
-      expectEnvelope(answer, attack.status, attack.code);
+      const answer = await rawBytes(port, bytes());
+      expectEnvelope(answer, status, code);
       expect(errorsSince(lines, before)).toEqual([]);
     });
   }

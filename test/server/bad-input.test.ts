@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../server/domain/ids.js';
 import { camt054 } from '../bank/iso20022.js';
+import { ok } from '../support/api.js';
 import { allRows } from '../support/database.js';
 import { expectApiError } from '../support/error-envelope.js';
-import { sandbox, sandboxBank } from '../support/fixtures.js';
+import { collect, createService, fund, sandbox, sandboxBank } from '../support/fixtures.js';
 import {
-  type ApiResponse,
   type Credentials,
   type RequestOptions,
   startTestServer,
@@ -170,11 +170,6 @@ let rotator: { test: Credentials; live: Credentials };
 /** Real ids by prefix (`pay`, `po`, `tu`, `svc`, `we`, `evt`, `bb`), so path parameters are valid. */
 const ids: Record<string, string> = {};
 
-async function created(response: ApiResponse, status: number, what: string) {
-  if (response.status !== status) throw new Error(`${what}: ${response.status} ${response.text}`);
-  return response.body.data;
-}
-
 beforeAll(async () => {
   // The rate limiter must not turn the many requests of this file into 429s.
   server = await startTestServer({
@@ -186,72 +181,37 @@ beforeAll(async () => {
   rotator = await server.newAccount('Key rotation');
   const as = server.test;
 
-  ids.svc = (
-    await created(
-      await server.raw('POST', '/services', { as, body: { name: 'Bad input shop' } }),
-      201,
-      'service',
-    )
-  ).service_id;
-  const topup = {
-    amount: 100_000,
-    currency: 'XAF',
-    payer_msisdn: sandbox.mtn.succeeds,
-    payment_method: 'mtn_momo',
-  };
-  ids.tu = (
-    await created(await server.raw('POST', '/topups', { as, body: topup }), 202, 'top-up')
-  ).transaction_id;
-  const payment = {
-    amount: 5000,
-    currency: 'XAF',
-    customer_msisdn: sandbox.mtn.succeeds,
-    payment_method: 'mtn_momo',
-    service_id: ids.svc,
-  };
-  ids.pay = (
-    await created(await server.raw('POST', '/payments', { as, body: payment }), 202, 'payment')
-  ).transaction_id;
+  ids.svc = await createService(server, as, 'Bad input shop');
+  ids.tu = await fund(server, 100_000, as);
+  ids.pay = await collect(server, ids.svc, 5000, sandbox.mtn.succeeds, as);
   await server.settle();
-  for (const [prefix, path] of [
-    ['tu', '/topups'],
-    ['pay', '/payments'],
-  ] as const) {
-    const status = (await server.raw('GET', `${path}/${ids[prefix]}`, { as })).body.data.status;
-    if (status !== 'success') throw new Error(`${path}/${ids[prefix]} is ${status}, not success`);
-  }
+  const topup = ok(await server.api.GET('/topups/{id}', { params: { path: { id: ids.tu } } })).data;
+  const payment = ok(await server.api.GET('/payments/{id}', { params: { path: { id: ids.pay } } })).data;
+  expect([topup.status, payment.status]).toEqual(['success', 'success']);
   const payout = {
     amount: 1000,
     currency: 'XAF',
     recipient_msisdn: sandbox.mtn.succeeds,
     payout_type: 'withdrawal',
-  };
-  ids.po = (
-    await created(await server.raw('POST', '/payouts', { as, body: payout }), 202, 'payout')
-  ).transaction_id;
+  } as const;
+  ids.po = ok(await server.api.POST('/payouts', { body: payout })).data.transaction_id;
   await server.settle();
+  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Bad Input' };
   const bankPayout = {
     amount: 1000,
     currency: 'XAF',
-    recipient_bank_account: { iban: sandboxBank.succeeds, holder_name: 'Bad Input' },
+    recipient_bank_account,
     payout_type: 'withdrawal',
-  };
-  await created(await server.raw('POST', '/payouts', { as, body: bankPayout }), 202, 'bank payout');
-  ids.bb = (await created(await server.raw('POST', '/bank-batches', { as }), 201, 'bank batch')).batch_id;
-  ids.we = (
-    await created(
-      await server.raw('POST', '/webhook-endpoints', { as, body: { url: 'http://127.0.0.1:9/hook' } }),
-      201,
-      'webhook endpoint',
-    )
-  ).id;
+  } as const;
+  ok(await server.api.POST('/payouts', { body: bankPayout }));
+  ids.bb = ok(await server.api.POST('/bank-batches', {})).data.batch_id;
+  const endpoint = { url: 'http://127.0.0.1:9/hook' };
+  ids.we = ok(await server.api.POST('/webhook-endpoints', { body: endpoint })).data.id;
   // The key revokeApiKey names: the rotation account's own, so no bad request touches the others.
-  ids.key = (
-    await created(await server.raw('GET', '/api-keys', { as: rotator.test }), 200, 'keys')
-  ).items[0]?.id;
-  const events = await server.raw('GET', '/events', { as, query: { transaction_id: ids.pay as string } });
-  ids.evt = (await created(events, 200, 'events')).items[0]?.id;
-  if (!ids.evt) throw new Error(`no event for the payment ${ids.pay}: ${events.text}`);
+  ids.key = ok(await server.apiAs(rotator.test).GET('/api-keys')).data.items[0]?.id ?? '';
+  const events = ok(await server.api.GET('/events', { params: { query: { transaction_id: ids.pay } } })).data;
+  ids.evt = events.items[0]?.id ?? '';
+  expect(ids.evt, `an event of the payment ${ids.pay}`).not.toBe('');
 });
 
 afterAll(() => server?.close());
@@ -453,33 +413,24 @@ for (const op of allOperations) {
       );
     }
 
-    for (const parameter of queryParameters) {
+    // A bad value in a query parameter or a header is named in `param`.
+    const placed = [
+      ...queryParameters.map((parameter) => ({ parameter, where: 'query' as const, sep: '=' })),
+      ...headerParameters.map((parameter) => ({ parameter, where: 'headers' as const, sep: ': ' })),
+    ];
+    for (const { parameter, where, sep } of placed) {
       for (const value of badValuesFor(resolve(parameter.schema))) {
         const shown = value.length > 20 ? `${value.slice(0, 10)}… (${value.length} characters)` : value;
         when(
           op,
-          `with ${parameter.name}=${shown}`,
+          `with ${parameter.name}${sep}${shown}`,
           `answers 400 invalid_parameter naming ${parameter.name}`,
           async () => {
-            const response = await send({ query: { [parameter.name]: value } });
+            const response = await send({ [where]: { [parameter.name]: value } });
             expectApiError(response, 400, 'invalid_parameter');
-            expect(response.body.error.param).toBe(parameter.name);
-          },
-        );
-      }
-    }
-
-    for (const parameter of headerParameters) {
-      for (const value of badValuesFor(resolve(parameter.schema))) {
-        const shown = value.length > 20 ? `${value.slice(0, 10)}… (${value.length} characters)` : value;
-        when(
-          op,
-          `with ${parameter.name}: ${shown}`,
-          `answers 400 invalid_parameter naming ${parameter.name}`,
-          async () => {
-            const response = await send({ headers: { [parameter.name]: value } });
-            expectApiError(response, 400, 'invalid_parameter');
-            expect(String(response.body.error.param).toLowerCase()).toBe(parameter.name.toLowerCase());
+            // Header names are case-insensitive; query parameters' are not.
+            const named = (name: string) => (where === 'headers' ? name.toLowerCase() : name);
+            expect(named(String(response.body.error.param))).toBe(named(parameter.name));
           },
         );
       }

@@ -209,13 +209,9 @@ describe('slots and caps', () => {
   });
 
   it('lets a slot go on only when no cap is reached and the endpoint is not probing', () => {
-    const caps: SlotCaps = {
-      total: 3,
-      mode: { live: 3, test: 2 },
-      account: 2,
-      endpoint: 8,
-      circuitFailures: 5,
-    };
+    // 3 slots, 2 of them open to sandbox deliveries; 2 per account.
+    const caps = slotCaps({ ...settings, webhookConcurrency: 3, webhookConcurrencyPerAccount: 2 });
+    expect(caps).toMatchObject({ total: 3, mode: { live: 3, test: 2 }, account: 2 });
     const held = { endpointId: 'we_a', mode: 'test' as const, accountKey: 'acc_a:test' };
     const slots = new Slots();
     slots.add('whd_1', 'test', 'acc_a:test', 'we_a', 1);
@@ -277,13 +273,7 @@ describe('fairTurns: which endpoint gives the next delivery', () => {
     }
     return { offered, slots };
   }
-  const roomy: SlotCaps = {
-    total: 64,
-    mode: { live: 64, test: 48 },
-    account: 16,
-    endpoint: 8,
-    circuitFailures: 5,
-  };
+  const roomy = slotCaps(settings);
   const endpoints = [due('a1', 'A'), due('b1', 'B'), due('a2', 'A'), due('a3', 'A')];
 
   it("takes one delivery per account in turn, and an account's endpoints in turn", () => {
