@@ -1273,7 +1273,7 @@ export interface components {
          * @enum {string}
          */
         PaymentFlow: "direct" | "hosted";
-        /** @description A payment to collect from a customer's Mobile Money account. All fields but `reference` are required. */
+        /** @description A payment to collect from a customer's Mobile Money account. All fields but `reference` and `metadata` are required. */
         PaymentCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
@@ -1851,7 +1851,11 @@ export interface components {
                 next_cursor: components["schemas"]["NextCursor"];
             };
         };
-        /** @description The transaction the event is about, as it stood when the event happened. */
+        /**
+         * @description The transaction the event is about, as it stood when the event happened. Its
+         *     `metadata` is the object's, as given when it was created (`{}` when none was): present in
+         *     every event sent since metadata was added.
+         */
         EventData: {
             transaction_id: components["schemas"]["TransactionId"];
             amount: components["schemas"]["Amount"];
@@ -1863,10 +1867,6 @@ export interface components {
             status: "success" | "failed" | "expired";
             /** @description Your reference, or `null`. */
             reference: string | null;
-            /**
-             * @description The object's metadata, as given when it was created (`{}` when none was). Present
-             *     in every event sent since it was added.
-             */
             metadata?: components["schemas"]["Metadata"];
             failure_code: components["schemas"]["FailureCode"];
             /**
