@@ -145,6 +145,35 @@ describe('metadata is kept from the create to every read', () => {
   });
 });
 
+describe('metadata keys are only keys', () => {
+  it('a key named __proto__ or constructor is kept as sent, and gives nothing a prototype', async () => {
+    const serviceId = await createService(server);
+    const body = JSON.stringify(payment(serviceId)).replace(
+      /}$/,
+      ',"metadata":{"__proto__":{"polluted":"yes"},"constructor":"x"}}',
+    );
+    const response = await server.raw('POST', '/payments', {
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
+    // A nested object is not a string: refused like any other, and nothing polluted on the way.
+    expectApiError(response, 400, 'invalid_field');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const flat = JSON.stringify(payment(serviceId)).replace(
+      /}$/,
+      ',"metadata":{"__proto__":"p","constructor":"x"}}',
+    );
+    const kept = await server.raw('POST', '/payments', {
+      rawBody: flat,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(kept.status).toBe(202);
+    const id = kept.body.data.transaction_id as string;
+    const read = await server.raw('GET', `/payments/${id}`);
+    expect(read.text).toContain('"metadata":{"__proto__":"p","constructor":"x"}');
+  });
+});
+
 describe('metadata and idempotency', () => {
   it('a replay answers the same metadata; the same key with other metadata is idempotency_key_reused', async () => {
     const serviceId = await createService(server);
