@@ -1232,10 +1232,28 @@ export interface components {
          */
         PayoutPaymentMethod: "mtn_momo" | "orange_money";
         /**
-         * @description Your own reference (an order number, say), returned in events and reports.
+         * @description Your own reference (an order number, say), returned in events and reports. Lists find
+         *     the objects that carry it with `?reference=` (the whole reference, exactly).
          * @example order-1042
          */
         Reference: string;
+        /**
+         * @description Your own key-value pairs (a cart id, a customer number), stored as given and returned
+         *     in every response and in the data of every event about the object. At most 50 keys;
+         *     each key at most 40 characters; each value a string of at most 500 characters (no
+         *     numbers, booleans, nulls or nested objects: send `"3"`, not `3`). A request past a limit
+         *     is refused with `400 invalid_field` naming `metadata` (or the offending
+         *     `metadata.<key>`), and nothing is recorded. Given at creation only: metadata cannot be
+         *     changed afterwards. `{}` when none was given. Not searchable: filter lists by
+         *     `reference`.
+         * @example {
+         *       "cart_id": "cart-5531",
+         *       "customer": "cus-0042"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /**
          * @description Why a payment, top-up or payout failed: `payer_declined` (the customer refused or
          *     could not pay), `recipient_rejected` (the operator refused the recipient),
@@ -1255,7 +1273,7 @@ export interface components {
          * @enum {string}
          */
         PaymentFlow: "direct" | "hosted";
-        /** @description A payment to collect from a customer's Mobile Money account. All fields but `reference` are required. */
+        /** @description A payment to collect from a customer's Mobile Money account. All fields but `reference` and `metadata` are required. */
         PaymentCreate: {
             amount: components["schemas"]["Amount"];
             currency: components["schemas"]["Currency"];
@@ -1263,6 +1281,7 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethod"];
             service_id: components["schemas"]["ServiceId"];
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description A payment to collect through the hosted checkout page. */
         HostedPaymentCreate: {
@@ -1272,6 +1291,7 @@ export interface components {
             customer_msisdn?: components["schemas"]["MsisdnInput"];
             payment_method?: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
             /**
              * @description How long the checkout link stays payable, 60 seconds to 24 hours.
              * @default 1800
@@ -1303,6 +1323,7 @@ export interface components {
             service_id: components["schemas"]["ServiceId"];
             /** @description Your reference, or `null`. */
             reference: string | null;
+            metadata: components["schemas"]["Metadata"];
             failure_code: components["schemas"]["FailureCode"];
             refunded_amount: components["schemas"]["MinorUnits"];
             /**
@@ -1364,6 +1385,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
             payment_method?: components["schemas"]["PayoutPaymentMethod"];
         } & (unknown | unknown | unknown);
         /** @description One payout of a bulk payout; the currency is the batch's. */
@@ -1378,6 +1400,7 @@ export interface components {
              */
             payout_type: "withdrawal" | "transfer";
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
             payment_method?: components["schemas"]["PayoutPaymentMethod"];
         } & (unknown | unknown | unknown);
         /**
@@ -1519,6 +1542,7 @@ export interface components {
             payment_id: components["schemas"]["PaymentId"];
             amount?: components["schemas"]["Amount"];
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description Money sent from the Main Balance (a withdrawal, transfer or refund). */
         Payout: {
@@ -1545,6 +1569,7 @@ export interface components {
             bulk_id: string | null;
             /** @description Your reference, or `null`. */
             reference: string | null;
+            metadata: components["schemas"]["Metadata"];
             failure_code: components["schemas"]["FailureCode"];
             mode: components["schemas"]["Mode"];
             created_at: components["schemas"]["Timestamp"];
@@ -1586,6 +1611,7 @@ export interface components {
             payer_msisdn: components["schemas"]["MsisdnInput"];
             payment_method: components["schemas"]["PaymentMethod"];
             reference?: components["schemas"]["Reference"];
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description Money pulled from your own Mobile Money account into your Main Balance. */
         Topup: {
@@ -1597,6 +1623,7 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethod"];
             /** @description Your reference, or `null`. */
             reference: string | null;
+            metadata: components["schemas"]["Metadata"];
             failure_code: components["schemas"]["FailureCode"];
             mode: components["schemas"]["Mode"];
             expires_at: components["schemas"]["Timestamp"];
@@ -1824,7 +1851,11 @@ export interface components {
                 next_cursor: components["schemas"]["NextCursor"];
             };
         };
-        /** @description The transaction the event is about, as it stood when the event happened. */
+        /**
+         * @description The transaction the event is about, as it stood when the event happened. Its
+         *     `metadata` is the object's, as given when it was created (`{}` when none was): present in
+         *     every event sent since metadata was added.
+         */
         EventData: {
             transaction_id: components["schemas"]["TransactionId"];
             amount: components["schemas"]["Amount"];
@@ -1836,6 +1867,7 @@ export interface components {
             status: "success" | "failed" | "expired";
             /** @description Your reference, or `null`. */
             reference: string | null;
+            metadata?: components["schemas"]["Metadata"];
             failure_code: components["schemas"]["FailureCode"];
             /**
              * @description The service of a payment, or of the payment a refund returns; `null` for top-ups
@@ -2484,6 +2516,11 @@ export interface components {
          * @example 2026-12-01T00:00:00Z
          */
         CreatedLt: string;
+        /**
+         * @description Only the items that carry this reference of yours, whole and exactly (letter case
+         *     included): the reference given when they were created.
+         */
+        ReferenceQuery: components["schemas"]["Reference"];
         /** @description The payment's `transaction_id`. */
         PaymentIdPath: components["schemas"]["PaymentId"];
         /** @description The batch's `batch_id`. */
@@ -2511,7 +2548,10 @@ export interface components {
                  *       "customer_msisdn": "237670000000",
                  *       "payment_method": "mtn_momo",
                  *       "service_id": "svc_D0ZWUJVoTsan5UIrjR1AgIMn",
-                 *       "reference": "order-1042"
+                 *       "reference": "order-1042",
+                 *       "metadata": {
+                 *         "cart_id": "cart-5531"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentCreate"];
@@ -2529,6 +2569,9 @@ export interface components {
                  *         "currency": "XAF",
                  *         "status": "success",
                  *         "reference": "order-1042",
+                 *         "metadata": {
+                 *           "cart_id": "cart-5531"
+                 *         },
                  *         "failure_code": null
                  *       },
                  *       "timestamp": "2026-11-20T09:30:04.000Z",
@@ -2586,6 +2629,7 @@ export type MsisdnInput = components['schemas']['MsisdnInput'];
 export type PaymentMethod = components['schemas']['PaymentMethod'];
 export type PayoutPaymentMethod = components['schemas']['PayoutPaymentMethod'];
 export type Reference = components['schemas']['Reference'];
+export type Metadata = components['schemas']['Metadata'];
 export type FailureCode = components['schemas']['FailureCode'];
 export type PaymentStatus = components['schemas']['PaymentStatus'];
 export type PaymentFlow = components['schemas']['PaymentFlow'];
@@ -2693,6 +2737,7 @@ export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterCursorParam = components['parameters']['CursorParam'];
 export type ParameterCreatedGte = components['parameters']['CreatedGte'];
 export type ParameterCreatedLt = components['parameters']['CreatedLt'];
+export type ParameterReferenceQuery = components['parameters']['ReferenceQuery'];
 export type ParameterPaymentIdPath = components['parameters']['PaymentIdPath'];
 export type ParameterBankBatchIdPath = components['parameters']['BankBatchIdPath'];
 export type ParameterPayoutIdPath = components['parameters']['PayoutIdPath'];
@@ -2734,6 +2779,11 @@ export interface operations {
                 service_id?: components["schemas"]["ServiceId"];
                 /** @description Only payments of this flow. */
                 flow?: components["schemas"]["PaymentFlow"];
+                /**
+                 * @description Only the items that carry this reference of yours, whole and exactly (letter case
+                 *     included): the reference given when they were created.
+                 */
+                reference?: components["parameters"]["ReferenceQuery"];
                 /**
                  * @description Only items created at or after this time (ISO 8601 UTC).
                  * @example 2026-11-01T00:00:00Z
@@ -2860,6 +2910,9 @@ export interface operations {
                  *       "currency": "XAF",
                  *       "service_id": "svc_D0ZWUJVoTsan5UIrjR1AgIMn",
                  *       "reference": "order-1042",
+                 *       "metadata": {
+                 *         "cart_id": "cart-5531"
+                 *       },
                  *       "expires_in_seconds": 1800
                  *     }
                  */
@@ -2957,6 +3010,11 @@ export interface operations {
                 bulk_id?: components["schemas"]["BulkId"];
                 /** @description Only the refunds of this payment. */
                 payment_id?: components["schemas"]["PaymentId"];
+                /**
+                 * @description Only the items that carry this reference of yours, whole and exactly (letter case
+                 *     included): the reference given when they were created.
+                 */
+                reference?: components["parameters"]["ReferenceQuery"];
                 /**
                  * @description Only items created at or after this time (ISO 8601 UTC).
                  * @example 2026-11-01T00:00:00Z
@@ -3499,6 +3557,11 @@ export interface operations {
                 cursor?: components["parameters"]["CursorParam"];
                 /** @description Only top-ups in this state. */
                 status?: components["schemas"]["PaymentStatus"];
+                /**
+                 * @description Only the items that carry this reference of yours, whole and exactly (letter case
+                 *     included): the reference given when they were created.
+                 */
+                reference?: components["parameters"]["ReferenceQuery"];
                 /**
                  * @description Only items created at or after this time (ISO 8601 UTC).
                  * @example 2026-11-01T00:00:00Z

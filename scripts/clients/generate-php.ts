@@ -108,6 +108,10 @@ class ModelCollector {
   /** An inline object as an array shape (`array{currency: string, available: int}`). */
   private shapeOf(schema: Json): string {
     const entries = Object.entries<Json>(schema.properties ?? {});
+    const values = schema.additionalProperties;
+    // A map (`additionalProperties` a schema, as `Metadata`): its keys are strings, its values that schema's.
+    if (entries.length === 0 && values && typeof values === 'object')
+      return `array<string, ${this.typeOf(values).doc}>`;
     if (entries.length === 0) return 'array<string, mixed>';
     const required = new Set<string>(schema.required ?? []);
     const fields = entries.map(([key, property]) => {

@@ -79,6 +79,17 @@ interface TypedDictSpec {
   fields: Array<{ name: string; type: string; required: boolean; description: string | undefined }>;
 }
 
+/** An object whose keys are free and whose values share a schema (`Metadata`): a `dict`, not a TypedDict. */
+function isMap(schema: Json): boolean {
+  return (
+    schema.type === 'object' &&
+    !schema.properties &&
+    !schema.allOf &&
+    typeof schema.additionalProperties === 'object' &&
+    schema.additionalProperties !== null
+  );
+}
+
 /** Turns the contract's schemas into Python type expressions, collecting the TypedDicts it needs. */
 class SchemaTypes {
   readonly dicts: TypedDictSpec[] = [];
@@ -101,6 +112,7 @@ class SchemaTypes {
       const nullable = schema.enum.includes(null);
       return `Literal[${values.join(', ')}]${nullable ? ' | None' : ''}`;
     }
+    if (isMap(schema)) return `dict[str, ${this.typeOf(schema.additionalProperties, `${contextName}Value`)}]`;
     if (schema.allOf || schema.type === 'object' || schema.properties) {
       const name = contextName;
       if (this.taken.has(name) && !this.document.components.schemas[name]) {
@@ -187,7 +199,7 @@ export function renderModels(document: Json): string {
   const types = new SchemaTypes(document);
   const aliases: string[] = [];
   for (const [name, raw] of Object.entries<Json>(document.components.schemas)) {
-    if (raw.allOf || raw.type === 'object') {
+    if ((raw.allOf || raw.type === 'object') && !isMap(raw)) {
       types.addTypedDict(name, raw);
       continue;
     }

@@ -29,6 +29,7 @@ export async function sendTestEvent(
       currency: caller.defaultCurrency,
       status: 'success',
       reference: 'Test event sent from the dashboard',
+      metadata: {},
       failure_code: null,
     },
     timestamp: iso(now),

@@ -1,4 +1,4 @@
-import type { Event, EventName } from '../../generated/openapi.js';
+import type { Event, EventName, Metadata } from '../../generated/openapi.js';
 import type { EndpointSubscription } from '../storage/repositories/webhook-endpoints.js';
 import type { Mode } from '../storage/rows.js';
 import type { Tx } from '../storage/store.js';
@@ -11,6 +11,8 @@ export interface TransactionOutcome {
   currency: string;
   status: 'success' | 'failed' | 'expired';
   reference: string | null;
+  /** The object's metadata as the contract shows it (`{}` when none was given). */
+  metadata: Metadata;
   failure_code: string | null;
   /** The service a payment (or a refund's payment) belongs to; null for top-ups and payouts. */
   service_id: string | null;

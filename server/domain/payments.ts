@@ -9,6 +9,7 @@ import type { Caller, Deps } from './context.js';
 import { ApiError, notFound } from './errors.js';
 import { newId, randomBase62 } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
+import { storedMetadata } from './metadata.js';
 import { normaliseMsisdn } from './msisdn.js';
 import {
   askOperator,
@@ -82,6 +83,7 @@ function newPaymentRow(caller: Caller, now: number, chosen: ChosenFields): NewPa
     customer_msisdn: chosen.customer_msisdn,
     service_id: chosen.service_id,
     reference: chosen.reference,
+    metadata: chosen.metadata,
     return_url: chosen.return_url,
     checkout_token: chosen.checkout_token,
     operator_ref: chosen.operator_ref,
@@ -137,6 +139,7 @@ export async function createDirectPayment(
     customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
+    metadata: storedMetadata(input.metadata),
     return_url: null,
     checkout_token: null,
     operator_ref: randomUUID(),
@@ -197,6 +200,7 @@ export async function initiateHostedPayment(
     customer_msisdn: customerMsisdn,
     service_id: input.service_id,
     reference: input.reference ?? null,
+    metadata: storedMetadata(input.metadata),
     checkout_token: `cs_${randomBase62(32)}`,
     operator_ref: null,
     next_check_at: null,

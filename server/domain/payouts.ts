@@ -13,6 +13,7 @@ import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { credit, debit } from './ledger.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
+import { metadataOf, storedMetadata } from './metadata.js';
 import { normaliseMsisdn } from './msisdn.js';
 import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
@@ -48,6 +49,8 @@ interface PayoutPlan {
   payoutType: PayoutRow['payout_type'];
   destination: Destination;
   reference: string | null;
+  /** As its row stores it (metadata.ts). */
+  metadata: string | null;
 }
 
 /** What every payout of one request shares. */
@@ -193,6 +196,7 @@ interface Movement {
   payoutType: PayoutRow['payout_type'];
   recipient: Recipient;
   reference: string | null;
+  metadata: string | null;
   paymentId: string | null;
   bulkId: string | null;
 }
@@ -252,6 +256,7 @@ async function executePayout(tx: Tx, context: PayoutContext, movement: Movement)
     payment_id: movement.paymentId,
     bulk_id: movement.bulkId,
     reference: movement.reference,
+    metadata: movement.metadata,
     failure_code: null,
     operator_ref: operated ? randomUUID() : null,
     next_check_at: operated ? context.firstCheckAt : null,
@@ -292,6 +297,7 @@ async function transferIn(
       currency: movement.currency,
       status: 'success',
       reference: movement.reference,
+      metadata: metadataOf(movement.metadata),
       failure_code: null,
       service_id: null,
       payment_id: null,
@@ -378,6 +384,7 @@ export async function createPayout(
     payoutType: input.payout_type,
     destination: destinationOf(deps, caller, input, '', currency),
     reference: input.reference ?? null,
+    metadata: storedMetadata(input.metadata),
   };
   const payout = await write(deps, insertPayout, { context: contextOf(deps, caller), plan }, answer);
   await askOperatorToTransfer(deps, [payout]);
@@ -433,6 +440,7 @@ export async function createBulkPayout(
       payoutType: item.payout_type,
       destination: destinationOf(deps, caller, item, `items[${index}].`, currency),
       reference: item.reference ?? null,
+      metadata: storedMetadata(item.metadata),
     }),
   );
   const context = contextOf(deps, caller);
@@ -478,6 +486,7 @@ const insertRefund = defineUnit(
         bank: null,
       },
       reference: a.input.reference ?? null,
+      metadata: storedMetadata(a.input.metadata),
       paymentId: payment.id,
       bulkId: null,
     });

@@ -7,6 +7,7 @@ import { defineUnit } from '../storage/unit.js';
 import type { Deps } from './context.js';
 import { recordEvent, type TransactionOutcome } from './events.js';
 import { credit } from './ledger.js';
+import { metadataOf } from './metadata.js';
 import { takeCalledBack } from './operator-callbacks.js';
 import { askOperator, type OperatorAsk, sendWindowMs } from './operator-requests.js';
 import { nextStatusCheck } from './status-backoff.js';
@@ -26,7 +27,7 @@ async function walletOf(tx: Tx, accountId: string, mode: Mode): Promise<string> 
 }
 
 function outcome(
-  row: { id: string; amount: number; currency: string; reference: string | null },
+  row: { id: string; amount: number; currency: string; reference: string | null; metadata: string | null },
   final: Final,
   links: { service_id: string | null; payment_id: string | null },
 ): TransactionOutcome {
@@ -36,6 +37,7 @@ function outcome(
     currency: row.currency,
     status: final.status,
     reference: row.reference,
+    metadata: metadataOf(row.metadata),
     failure_code: final.status === 'failed' ? final.failureCode : null,
     ...links,
   };

@@ -8,6 +8,7 @@ import type { Caller, Deps } from './context.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { type AnyView, type ListAnswer, listPage } from './lists.js';
+import { storedMetadata } from './metadata.js';
 import { normaliseMsisdn } from './msisdn.js';
 import { askOperator, firstStatusCheckAt, routeRequest } from './operator-requests.js';
 import { settleRefused } from './settlement.js';
@@ -44,6 +45,7 @@ export async function createTopup(
     payer_msisdn: payerMsisdn,
     payment_method: input.payment_method,
     reference: input.reference ?? null,
+    metadata: storedMetadata(input.metadata),
     failure_code: null,
     operator_ref: randomUUID(),
     next_check_at: firstStatusCheckAt(deps, caller.mode, now),

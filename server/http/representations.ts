@@ -16,6 +16,7 @@ import { keyStatus } from '../domain/accounts.js';
 import type { BankBatch } from '../domain/bank-batches.js';
 import { iso } from '../domain/clock.js';
 import { permissionsOf } from '../domain/key-roles.js';
+import { metadataOf } from '../domain/metadata.js';
 import type { Page } from '../storage/pagination.js';
 import type {
   ApiKeyRow,
@@ -43,6 +44,7 @@ export function toPayment(row: ListedPaymentRow, publicUrl: string): Payment {
     customer_msisdn: row.customer_msisdn,
     service_id: row.service_id,
     reference: row.reference,
+    metadata: metadataOf(row.metadata),
     failure_code: row.failure_code as Payment['failure_code'],
     refunded_amount: row.refunded_amount,
     checkout_url: row.checkout_token ? `${publicUrl}/checkout/${row.checkout_token}` : null,
@@ -82,6 +84,7 @@ export function toPayout(row: ListedPayoutRow): Payout {
     payment_id: row.payment_id,
     bulk_id: row.bulk_id,
     reference: row.reference,
+    metadata: metadataOf(row.metadata),
     failure_code: row.failure_code as Payout['failure_code'],
     mode: row.mode,
     created_at: iso(row.created_at),
@@ -99,6 +102,7 @@ export function toTopup(row: ListedTopupRow): Topup {
     payer_msisdn: row.payer_msisdn,
     payment_method: row.payment_method as Topup['payment_method'],
     reference: row.reference,
+    metadata: metadataOf(row.metadata),
     failure_code: row.failure_code as Topup['failure_code'],
     mode: row.mode,
     expires_at: iso(row.expires_at),

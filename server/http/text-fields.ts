@@ -3,7 +3,10 @@ import type { RequestHandler } from 'express';
 import type { ApiErrorDetail } from '../domain/errors.js';
 import { problemsError } from './validation-errors.js';
 
-/** The free-text fields people type and others read: names, descriptions, references. */
+/**
+ * The free-text fields people type and others read: names, descriptions, references. (Not the
+ * values of `metadata`, which are the merchant's own data, returned to the merchant alone.)
+ */
 const textFields = new Set(['name', 'description', 'reference']);
 
 /**
@@ -17,6 +20,27 @@ const forbidden =
 
 /** A lone surrogate, in unicode mode: a proper pair is one code point outside the range. */
 const loneSurrogate = /[\uD800-\uDFFF]/u;
+
+/**
+ * The longest key of a `metadata` object, in characters (code points, as the contract's
+ * `maxLength` counts them). OpenAPI 3.0 has no `propertyNames`, so the contract states this limit
+ * in words (its `Metadata` schema) and the body walk checks it; the other limits (50 keys, string
+ * values of at most 500 characters) are the contract's own.
+ */
+const metadataKeyMaxLength = 40;
+
+const metadataKeyProblem = (param: string, length: number): ApiErrorDetail => ({
+  param,
+  code: 'invalid_field',
+  message: `The keys of ${param} must be at most ${metadataKeyMaxLength} characters long; one has ${length}.`,
+});
+
+/** Characters (code points) past the limit: one problem per metadata object, for its first such key. */
+const tooLongKey = (names: string[]): number | undefined =>
+  names
+    .filter((name) => name.length > metadataKeyMaxLength)
+    .map((name) => [...name].length)
+    .find((length) => length > metadataKeyMaxLength);
 
 const surrogateProblem = (param: string): ApiErrorDetail => ({
   param: param || 'body',
@@ -53,10 +77,19 @@ function textProblemsOf(body: unknown): ApiErrorDetail[] {
     } else if (value && typeof value === 'object') {
       const keys = Object.keys(value);
       const children: Array<{ value: unknown; path: string; key: string }> = [];
+      // A metadata object's keys are the merchant's, not field names: its values are free text.
+      const metadata = key === 'metadata';
+      const keyLength = metadata ? tooLongKey(keys) : undefined;
+      if (keyLength !== undefined) problems.push(metadataKeyProblem(path, keyLength));
       for (const name of keys) {
         const childPath = path ? `${path}.${name}` : name;
         if (loneSurrogate.test(name)) problems.push(surrogateProblem(childPath));
-        else children.push({ value: (value as Record<string, unknown>)[name], path: childPath, key: name });
+        else
+          children.push({
+            value: (value as Record<string, unknown>)[name],
+            path: childPath,
+            key: metadata ? '' : name,
+          });
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as (typeof children)[number]);
     }

@@ -66,6 +66,7 @@ export const paymentFilters: ListFilters<PaymentQuery> = {
     status: equals('status'),
     service_id: equals('service_id'),
     flow: equals('flow'),
+    reference: equals('reference'),
     created_gte: createdFrom,
     created_lt: createdBefore,
   },
@@ -77,13 +78,19 @@ export const payoutFilters: ListFilters<PayoutQuery> = {
     payout_type: equals('payout_type'),
     bulk_id: equals('bulk_id'),
     payment_id: equals('payment_id'),
+    reference: equals('reference'),
     created_gte: createdFrom,
     created_lt: createdBefore,
   },
 };
 
 export const topupFilters: ListFilters<TopupQuery> = {
-  whitelist: { status: equals('status'), created_gte: createdFrom, created_lt: createdBefore },
+  whitelist: {
+    status: equals('status'),
+    reference: equals('reference'),
+    created_gte: createdFrom,
+    created_lt: createdBefore,
+  },
 };
 
 /** Deleted services keep their history but are listed only when asked for. */

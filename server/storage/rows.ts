@@ -91,6 +91,8 @@ export interface PaymentRow {
   customer_msisdn: string | null;
   service_id: string;
   reference: string | null;
+  /** The merchant's key-value pairs as JSON text, or null when none were given (answered as {}). */
+  metadata: string | null;
   failure_code: string | null;
   refunded_amount: number;
   checkout_token: string | null;
@@ -117,6 +119,7 @@ export const listedPaymentColumns = listedColumns<PaymentRow>()(
   'customer_msisdn',
   'service_id',
   'reference',
+  'metadata',
   'failure_code',
   'refunded_amount',
   'checkout_token',
@@ -149,6 +152,8 @@ export interface PayoutRow {
   payment_id: string | null;
   bulk_id: string | null;
   reference: string | null;
+  /** The merchant's key-value pairs as JSON text, or null when none were given (answered as {}). */
+  metadata: string | null;
   failure_code: string | null;
   operator_ref: string | null;
   /** A token the operator gave for the request (Orange Money's payToken). */
@@ -173,6 +178,7 @@ export const listedPayoutColumns = listedColumns<PayoutRow>()(
   'payment_id',
   'bulk_id',
   'reference',
+  'metadata',
   'failure_code',
   ...movementTimes,
 );
@@ -212,6 +218,8 @@ export interface TopupRow {
   payer_msisdn: string;
   payment_method: string;
   reference: string | null;
+  /** The merchant's key-value pairs as JSON text, or null when none were given (answered as {}). */
+  metadata: string | null;
   failure_code: string | null;
   operator_ref: string | null;
   /** A token the operator gave for the request (Orange Money's payToken). */
@@ -228,6 +236,7 @@ export const listedTopupColumns = listedColumns<TopupRow>()(
   'payer_msisdn',
   'payment_method',
   'reference',
+  'metadata',
   'failure_code',
   'expires_at',
   ...movementTimes,

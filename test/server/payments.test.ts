@@ -58,6 +58,7 @@ describe('POST /payments', () => {
       currency: 'XAF',
       status: 'success',
       reference: null,
+      metadata: {},
       failure_code: null,
       service_id: serviceId,
       payment_id: null,

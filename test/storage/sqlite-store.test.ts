@@ -220,6 +220,7 @@ describe.each([
           customer_msisdn: null,
           service_id: service,
           reference: null,
+          metadata: null,
           return_url: null,
           checkout_token: `cs_${newId('cs')}`,
           operator_ref: null,

@@ -33,7 +33,7 @@ trait Operations
      *
      * Lists the payments of this account and mode, newest first, with optional filters.
      *
-     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `service_id`, `flow`, `created_gte`, `created_lt`.
+     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `service_id`, `flow`, `reference`, `created_gte`, `created_lt`.
      * @return Page<Model\Payment> One page; `autoPagingIterator()` walks every page after it.
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
@@ -57,7 +57,7 @@ trait Operations
      * /payments/direct` is the same operation under its explicit name. `service_id` must name an
      * active service of your account.
      *
-     * @param array<string, mixed> $body The JSON body (PaymentCreate): `amount`, `currency`, `customer_msisdn`, `payment_method`, `service_id`, `reference`?.
+     * @param array<string, mixed> $body The JSON body (PaymentCreate): `amount`, `currency`, `customer_msisdn`, `payment_method`, `service_id`, `reference`?, `metadata`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payment
      * @throws Exception\ValidationException 400
@@ -83,7 +83,7 @@ trait Operations
      * The direct flow under its explicit name: pushes an approval request to the customer's phone.
      * Same request, response and lifecycle as `POST /payments`.
      *
-     * @param array<string, mixed> $body The JSON body (PaymentCreate): `amount`, `currency`, `customer_msisdn`, `payment_method`, `service_id`, `reference`?.
+     * @param array<string, mixed> $body The JSON body (PaymentCreate): `amount`, `currency`, `customer_msisdn`, `payment_method`, `service_id`, `reference`?, `metadata`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payment
      * @throws Exception\ValidationException 400
@@ -112,7 +112,7 @@ trait Operations
      * stops working at `expires_at`, when an unpaid payment becomes `expired`. `customer_msisdn`
      * and `payment_method` are optional here: when given, they pre-fill the page.
      *
-     * @param array<string, mixed> $body The JSON body (HostedPaymentCreate): `amount`, `currency`, `service_id`, `customer_msisdn`?, `payment_method`?, `reference`?, `expires_in_seconds`?, `return_url`?.
+     * @param array<string, mixed> $body The JSON body (HostedPaymentCreate): `amount`, `currency`, `service_id`, `customer_msisdn`?, `payment_method`?, `reference`?, `metadata`?, `expires_in_seconds`?, `return_url`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payment
      * @throws Exception\ValidationException 400
@@ -157,7 +157,7 @@ trait Operations
      *
      * Lists payouts (refunds included) of this account and mode, newest first.
      *
-     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `payout_type`, `bulk_id`, `payment_id`, `created_gte`, `created_lt`.
+     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `payout_type`, `bulk_id`, `payment_id`, `reference`, `created_gte`, `created_lt`.
      * @return Page<Model\Payout> One page; `autoPagingIterator()` walks every page after it.
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
@@ -193,7 +193,7 @@ trait Operations
      * connected operator serves is refused with `422 unsupported_network` before anything is
      * debited.
      *
-     * @param array<string, mixed> $body The JSON body (PayoutCreate): `amount`, `currency`?, `recipient_msisdn`?, `recipient_wallet_id`?, `recipient_bank_account`?, `payout_type`, `reference`?, `payment_method`?.
+     * @param array<string, mixed> $body The JSON body (PayoutCreate): `amount`, `currency`?, `recipient_msisdn`?, `recipient_wallet_id`?, `recipient_bank_account`?, `payout_type`, `reference`?, `metadata`?, `payment_method`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payout
      * @throws Exception\ValidationException 400
@@ -419,7 +419,7 @@ trait Operations
      * payment_not_refundable`). A failed refund returns its amount to your balance and to the
      * payment's refundable amount.
      *
-     * @param array<string, mixed> $body The JSON body (RefundCreate): `payment_id`, `amount`?, `reference`?.
+     * @param array<string, mixed> $body The JSON body (RefundCreate): `payment_id`, `amount`?, `reference`?, `metadata`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Payout
      * @throws Exception\ValidationException 400
@@ -445,7 +445,7 @@ trait Operations
      *
      * Lists the top-ups of this account and mode, newest first.
      *
-     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `created_gte`, `created_lt`.
+     * @param array<string, scalar> $query Filters and paging: `limit`, `cursor`, `status`, `reference`, `created_gte`, `created_lt`.
      * @return Page<Model\Topup> One page; `autoPagingIterator()` walks every page after it.
      * @throws Exception\ValidationException 400
      * @throws Exception\AuthenticationException 401
@@ -467,7 +467,7 @@ trait Operations
      * balance is credited, `topup.completed`), `failed` (`topup.failed`) or `expired`
      * (`topup.expired`).
      *
-     * @param array<string, mixed> $body The JSON body (TopupCreate): `amount`, `currency`, `payer_msisdn`, `payment_method`, `reference`?.
+     * @param array<string, mixed> $body The JSON body (TopupCreate): `amount`, `currency`, `payer_msisdn`, `payment_method`, `reference`?, `metadata`?.
      * @param string|null $idempotencyKey Sent as `Idempotency-Key`; by default a new UUID, reused by this call's retries.
      * @return Model\Topup
      * @throws Exception\ValidationException 400

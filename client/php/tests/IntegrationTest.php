@@ -125,6 +125,24 @@ final class IntegrationTest extends TestCase
         self::assertSame($before + 2500, self::availableXaf($client));
     }
 
+    public function testMetadataAndReference(): void
+    {
+        $client = self::client();
+        $service = $client->createService(['name' => 'Boutique Akwa', 'type' => 'website']);
+        // Numbers the sandbox declines: the shared account's balance, which other scenarios count, stays as it is.
+        $declined = ['customer_msisdn' => '237670000001'];
+        $body = ['metadata' => ['cart_id' => 'cart-5531', 'note' => "two\nlines"]] + $declined + self::paymentBody($service->service_id, 1500);
+        $client->createPayment($declined + self::paymentBody($service->service_id, 1000));
+
+        $payment = $client->createPayment($body);
+
+        self::assertSame($body['metadata'], $payment->metadata);
+        self::assertSame($body['metadata'], $client->getPayment($payment->transaction_id)->metadata);
+        $found = $client->listPayments(['reference' => $body['reference']]);
+        self::assertSame([$payment->transaction_id], array_map(static fn (Payment $p) => $p->transaction_id, $found->items));
+        self::assertSame($body['metadata'], $found->items[0]->metadata);
+    }
+
     public function testPayoutRefusedForBalance(): void
     {
         $client = self::client();

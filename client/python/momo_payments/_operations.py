@@ -56,6 +56,7 @@ from .models import (
     PayoutListResponseData,
     PayoutStatus,
     PayoutType,
+    Reference,
     RefundCreate,
     RequestId,
     Service,
@@ -84,14 +85,14 @@ class Operations:
 
     _transport: Transport
 
-    def list_payments(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, created_gte: str | None = None, created_lt: str | None = None) -> PaymentListResponseData:
+    def list_payments(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> PaymentListResponseData:
         """List payments (`GET /payments`).
 
         Lists the payments of this account and mode, newest first, with optional filters.
         """
-        return cast("PaymentListResponseData", self._transport.request("GET", "/payments", query={"limit": limit, "cursor": cursor, "status": status, "service_id": service_id, "flow": flow, "created_gte": created_gte, "created_lt": created_lt}).data)
+        return cast("PaymentListResponseData", self._transport.request("GET", "/payments", query={"limit": limit, "cursor": cursor, "status": status, "service_id": service_id, "flow": flow, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}).data)
 
-    def iter_payments(self, *, limit: int | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Payment]:
+    def iter_payments(self, *, limit: int | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Payment]:
         """List payments (`GET /payments`).
 
         Lists the payments of this account and mode, newest first, with optional filters.
@@ -99,7 +100,7 @@ class Operations:
         Every item, page after page: each page's `next_cursor` is sent as `cursor` while
         `has_more` is true. Stop early with `break`; a failed page raises its `APIError`.
         """
-        return cast("Iterator[Payment]", self._transport.paginate("GET", "/payments", query={"limit": limit, "status": status, "service_id": service_id, "flow": flow, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("Iterator[Payment]", self._transport.paginate("GET", "/payments", query={"limit": limit, "status": status, "service_id": service_id, "flow": flow, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_payment(self, body: PaymentCreate, *, idempotency_key: str | None = None) -> Payment:
         """Collect a payment (`POST /payments`).
@@ -141,14 +142,14 @@ class Operations:
         """
         return cast("Payment", self._transport.request("GET", "/payments/{id}", path_params={"id": id}).data)
 
-    def list_payouts(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, created_gte: str | None = None, created_lt: str | None = None) -> PayoutListResponseData:
+    def list_payouts(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> PayoutListResponseData:
         """List payouts (`GET /payouts`).
 
         Lists payouts (refunds included) of this account and mode, newest first.
         """
-        return cast("PayoutListResponseData", self._transport.request("GET", "/payouts", query={"limit": limit, "cursor": cursor, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "created_gte": created_gte, "created_lt": created_lt}).data)
+        return cast("PayoutListResponseData", self._transport.request("GET", "/payouts", query={"limit": limit, "cursor": cursor, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}).data)
 
-    def iter_payouts(self, *, limit: int | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Payout]:
+    def iter_payouts(self, *, limit: int | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Payout]:
         """List payouts (`GET /payouts`).
 
         Lists payouts (refunds included) of this account and mode, newest first.
@@ -156,7 +157,7 @@ class Operations:
         Every item, page after page: each page's `next_cursor` is sent as `cursor` while
         `has_more` is true. Stop early with `break`; a failed page raises its `APIError`.
         """
-        return cast("Iterator[Payout]", self._transport.paginate("GET", "/payouts", query={"limit": limit, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("Iterator[Payout]", self._transport.paginate("GET", "/payouts", query={"limit": limit, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_payout(self, body: PayoutCreate, *, idempotency_key: str | None = None) -> Payout:
         """Send a payout (`POST /payouts`).
@@ -285,14 +286,14 @@ class Operations:
         """
         return cast("Payout", self._transport.request("POST", "/refunds", body=body, idempotency_key=idempotency_key).data)
 
-    def list_topups(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, created_gte: str | None = None, created_lt: str | None = None) -> TopupListResponseData:
+    def list_topups(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> TopupListResponseData:
         """List top-ups (`GET /topups`).
 
         Lists the top-ups of this account and mode, newest first.
         """
-        return cast("TopupListResponseData", self._transport.request("GET", "/topups", query={"limit": limit, "cursor": cursor, "status": status, "created_gte": created_gte, "created_lt": created_lt}).data)
+        return cast("TopupListResponseData", self._transport.request("GET", "/topups", query={"limit": limit, "cursor": cursor, "status": status, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}).data)
 
-    def iter_topups(self, *, limit: int | None = None, status: PaymentStatus | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Topup]:
+    def iter_topups(self, *, limit: int | None = None, status: PaymentStatus | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> Iterator[Topup]:
         """List top-ups (`GET /topups`).
 
         Lists the top-ups of this account and mode, newest first.
@@ -300,7 +301,7 @@ class Operations:
         Every item, page after page: each page's `next_cursor` is sent as `cursor` while
         `has_more` is true. Stop early with `break`; a failed page raises its `APIError`.
         """
-        return cast("Iterator[Topup]", self._transport.paginate("GET", "/topups", query={"limit": limit, "status": status, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("Iterator[Topup]", self._transport.paginate("GET", "/topups", query={"limit": limit, "status": status, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_topup(self, body: TopupCreate, *, idempotency_key: str | None = None) -> Topup:
         """Top up the Main Balance (`POST /topups`).
@@ -634,9 +635,9 @@ class OperationsWithResponse:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
 
-    def list_payments(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[PaymentListResponseData]:
+    def list_payments(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, service_id: ServiceId | None = None, flow: PaymentFlow | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[PaymentListResponseData]:
         """`GET /payments`, answered with its status, headers and request id."""
-        return cast("ApiResponse[PaymentListResponseData]", self._transport.request("GET", "/payments", query={"limit": limit, "cursor": cursor, "status": status, "service_id": service_id, "flow": flow, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("ApiResponse[PaymentListResponseData]", self._transport.request("GET", "/payments", query={"limit": limit, "cursor": cursor, "status": status, "service_id": service_id, "flow": flow, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_payment(self, body: PaymentCreate, *, idempotency_key: str | None = None) -> ApiResponse[Payment]:
         """`POST /payments`, answered with its status, headers and request id."""
@@ -654,9 +655,9 @@ class OperationsWithResponse:
         """`GET /payments/{id}`, answered with its status, headers and request id."""
         return cast("ApiResponse[Payment]", self._transport.request("GET", "/payments/{id}", path_params={"id": id}))
 
-    def list_payouts(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[PayoutListResponseData]:
+    def list_payouts(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PayoutStatus | None = None, payout_type: PayoutType | None = None, bulk_id: BulkId | None = None, payment_id: PaymentId | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[PayoutListResponseData]:
         """`GET /payouts`, answered with its status, headers and request id."""
-        return cast("ApiResponse[PayoutListResponseData]", self._transport.request("GET", "/payouts", query={"limit": limit, "cursor": cursor, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("ApiResponse[PayoutListResponseData]", self._transport.request("GET", "/payouts", query={"limit": limit, "cursor": cursor, "status": status, "payout_type": payout_type, "bulk_id": bulk_id, "payment_id": payment_id, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_payout(self, body: PayoutCreate, *, idempotency_key: str | None = None) -> ApiResponse[Payout]:
         """`POST /payouts`, answered with its status, headers and request id."""
@@ -698,9 +699,9 @@ class OperationsWithResponse:
         """`POST /refunds`, answered with its status, headers and request id."""
         return cast("ApiResponse[Payout]", self._transport.request("POST", "/refunds", body=body, idempotency_key=idempotency_key))
 
-    def list_topups(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[TopupListResponseData]:
+    def list_topups(self, *, limit: int | None = None, cursor: Cursor | None = None, status: PaymentStatus | None = None, reference: Reference | None = None, created_gte: str | None = None, created_lt: str | None = None) -> ApiResponse[TopupListResponseData]:
         """`GET /topups`, answered with its status, headers and request id."""
-        return cast("ApiResponse[TopupListResponseData]", self._transport.request("GET", "/topups", query={"limit": limit, "cursor": cursor, "status": status, "created_gte": created_gte, "created_lt": created_lt}))
+        return cast("ApiResponse[TopupListResponseData]", self._transport.request("GET", "/topups", query={"limit": limit, "cursor": cursor, "status": status, "reference": reference, "created_gte": created_gte, "created_lt": created_lt}))
 
     def create_topup(self, body: TopupCreate, *, idempotency_key: str | None = None) -> ApiResponse[Topup]:
         """`POST /topups`, answered with its status, headers and request id."""

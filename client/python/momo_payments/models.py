@@ -110,7 +110,20 @@ MTN, 69x and 655-659 Orange). Not allowed with `recipient_wallet_id`.
 PAYOUT_PAYMENT_METHOD_VALUES: tuple[PayoutPaymentMethod, ...] = ("mtn_momo", "orange_money")
 
 Reference: TypeAlias = str
-"""Your own reference (an order number, say), returned in events and reports."""
+"""Your own reference (an order number, say), returned in events and reports. Lists find
+the objects that carry it with `?reference=` (the whole reference, exactly).
+"""
+
+Metadata: TypeAlias = dict[str, str]
+"""Your own key-value pairs (a cart id, a customer number), stored as given and returned
+in every response and in the data of every event about the object. At most 50 keys;
+each key at most 40 characters; each value a string of at most 500 characters (no
+numbers, booleans, nulls or nested objects: send `"3"`, not `3`). A request past a limit
+is refused with `400 invalid_field` naming `metadata` (or the offending
+`metadata.<key>`), and nothing is recorded. Given at creation only: metadata cannot be
+changed afterwards. `{}` when none was given. Not searchable: filter lists by
+`reference`.
+"""
 
 FailureCode: TypeAlias = Literal["payer_declined", "recipient_rejected", "operator_timeout", "operator_error", "bank_account_closed", "bank_name_mismatch", "bank_rejected"] | None
 """Why a payment, top-up or payout failed: `payer_declined` (the customer refused or
@@ -190,8 +203,9 @@ class _PaymentCreateRequired(TypedDict):
 
 
 class PaymentCreate(_PaymentCreateRequired, total=False):
-    """A payment to collect from a customer's Mobile Money account. All fields but `reference` are required."""
+    """A payment to collect from a customer's Mobile Money account. All fields but `reference` and `metadata` are required."""
     reference: Reference
+    metadata: Metadata
 
 
 class _HostedPaymentCreateRequired(TypedDict):
@@ -205,6 +219,7 @@ class HostedPaymentCreate(_HostedPaymentCreateRequired, total=False):
     customer_msisdn: MsisdnInput
     payment_method: PaymentMethod
     reference: Reference
+    metadata: Metadata
     # How long the checkout link stays payable, 60 seconds to 24 hours.
     expires_in_seconds: int
     # Where the checkout page sends the customer back once the payment reached its final
@@ -226,6 +241,7 @@ class _PaymentRequired(TypedDict):
     service_id: ServiceId
     # Your reference, or `null`.
     reference: str | None
+    metadata: Metadata
     failure_code: FailureCode
     refunded_amount: MinorUnits
     # The hosted checkout page (hosted flow only), or `null`.
@@ -276,6 +292,7 @@ class PayoutCreate(_PayoutCreateRequired, total=False):
     recipient_wallet_id: WalletId
     recipient_bank_account: BankAccountRecipient
     reference: Reference
+    metadata: Metadata
     payment_method: PayoutPaymentMethod
 
 
@@ -291,6 +308,7 @@ class BulkPayoutItem(_BulkPayoutItemRequired, total=False):
     recipient_wallet_id: WalletId
     recipient_bank_account: BankAccountRecipient
     reference: Reference
+    metadata: Metadata
     payment_method: PayoutPaymentMethod
 
 
@@ -421,6 +439,7 @@ class RefundCreate(_RefundCreateRequired, total=False):
     """A refund of a successful payment; omit `amount` to refund all that remains."""
     amount: Amount
     reference: Reference
+    metadata: Metadata
 
 
 class _PayoutRequired(TypedDict):
@@ -442,6 +461,7 @@ class _PayoutRequired(TypedDict):
     bulk_id: str | None
     # Your reference, or `null`.
     reference: str | None
+    metadata: Metadata
     failure_code: FailureCode
     mode: Mode
     created_at: Timestamp
@@ -497,6 +517,7 @@ class _TopupCreateRequired(TypedDict):
 class TopupCreate(_TopupCreateRequired, total=False):
     """A top-up of the Main Balance from a Mobile Money account you own."""
     reference: Reference
+    metadata: Metadata
 
 
 class Topup(TypedDict):
@@ -509,6 +530,7 @@ class Topup(TypedDict):
     payment_method: PaymentMethod
     # Your reference, or `null`.
     reference: str | None
+    metadata: Metadata
     failure_code: FailureCode
     mode: Mode
     expires_at: Timestamp
@@ -746,7 +768,11 @@ class _EventDataRequired(TypedDict):
 
 
 class EventData(_EventDataRequired, total=False):
-    """The transaction the event is about, as it stood when the event happened."""
+    """The transaction the event is about, as it stood when the event happened. Its
+    `metadata` is the object's, as given when it was created (`{}` when none was): present in
+    every event sent since metadata was added.
+    """
+    metadata: Metadata
     # The service of a payment, or of the payment a refund returns; `null` for top-ups
     # and other payouts. Present in every event sent since it was added.
     service_id: str | None
@@ -1016,6 +1042,7 @@ __all__ = [
     "PayoutPaymentMethod",
     "PAYOUT_PAYMENT_METHOD_VALUES",
     "Reference",
+    "Metadata",
     "FailureCode",
     "FAILURE_CODE_VALUES",
     "PaymentStatus",

@@ -98,6 +98,21 @@ class IntegrationTest(unittest.TestCase):
         self.assertIsNone(payment["failure_code"])
         self.assertEqual(xaf_available(client), before + 2500)
 
+    def test_metadata_and_reference(self) -> None:
+        client = fresh_client()
+        service = client.create_service({"name": "References"})
+        body = payment_of(service["service_id"], 1500)
+        body["metadata"] = {"cart_id": "cart-5531", "note": "two\nlines"}
+        client.create_payment(payment_of(service["service_id"], 1000))
+
+        payment = client.create_payment(body)
+
+        self.assertEqual(payment["metadata"], body["metadata"])
+        self.assertEqual(client.get_payment(payment["transaction_id"])["metadata"], body["metadata"])
+        found = client.list_payments(reference=body["reference"])
+        self.assertEqual([p["transaction_id"] for p in found["items"]], [payment["transaction_id"]])
+        self.assertEqual(found["items"][0]["metadata"], body["metadata"])
+
     def test_payout_refused_for_balance(self) -> None:
         client = fresh_client()
         service = client.create_service({"name": "Payouts"})

@@ -11,7 +11,7 @@ export function paymentsRepository(connection: SqlConnection, page: Pager) {
     connection,
     'payments',
     `id, account_id, mode, amount, currency, status, flow, payment_method, customer_msisdn,
-       service_id, reference, failure_code, refunded_amount, checkout_token, operator_ref,
+       service_id, reference, metadata, failure_code, refunded_amount, checkout_token, operator_ref,
        next_check_at, expires_at, created_at, updated_at, completed_at, return_url`,
     ['operator_token'],
   );

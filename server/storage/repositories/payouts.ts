@@ -11,7 +11,7 @@ export function payoutsRepository(connection: SqlConnection, page: Pager) {
     connection,
     'payouts',
     `id, account_id, mode, amount, currency, status, payout_type, recipient_msisdn,
-       recipient_wallet_id, payment_method, payment_id, bulk_id, reference, failure_code,
+       recipient_wallet_id, payment_method, payment_id, bulk_id, reference, metadata, failure_code,
        operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at,
        recipient_iban, recipient_name, recipient_bic, bank_batch_id`,
     ['operator_token'],

@@ -10,7 +10,7 @@ export function topupsRepository(connection: SqlConnection, page: Pager) {
   const insert = rowInserter<TopupRow, 'operator_token'>(
     connection,
     'topups',
-    `id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference,
+    `id, account_id, mode, amount, currency, status, payer_msisdn, payment_method, reference, metadata,
        failure_code, operator_ref, next_check_at, expires_at, created_at, updated_at, completed_at`,
     ['operator_token'],
   );

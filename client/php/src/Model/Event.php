@@ -16,7 +16,7 @@ final class Event
         public readonly string $id,
         /** @var string The kind of an event. One of the values of {@see \MomoPayments\Enum\EventName}. */
         public readonly string $event,
-        /** @var EventData The transaction the event is about, as it stood when the event happened. */
+        /** @var EventData The transaction the event is about, as it stood when the event happened. Its `metadata` is the object's, as given when it was created (`{}` when none was): present in every event sent since metadata was added. */
         public readonly EventData $data,
         /** @var string An ISO 8601 UTC date-time. */
         public readonly string $timestamp,

@@ -5,7 +5,9 @@ declare(strict_types=1);
 namespace MomoPayments\Model;
 
 /**
- * The transaction the event is about, as it stood when the event happened.
+ * The transaction the event is about, as it stood when the event happened. Its `metadata` is
+ * the object's, as given when it was created (`{}` when none was): present in every event sent
+ * since metadata was added.
  *
  * Generated from openapi.yaml by scripts/clients/generate-php.ts (npm run generate:php): do not edit.
  */
@@ -22,6 +24,8 @@ final class EventData
         public readonly string $status,
         /** @var string|null Your reference, or `null`. */
         public readonly ?string $reference,
+        /** @var array<string, string>|null Your own key-value pairs (a cart id, a customer number), stored as given and returned in every response and in the data of every event about the object. At most 50 keys; each key at most 40 characters; each value a string of at most 500 characters (no numbers, booleans, nulls or nested objects: send `"3"`, not `3`). A request past a limit is refused with `400 invalid_field` naming `metadata` (or the offending `metadata.<key>`), and nothing is recorded. Given at creation only: metadata cannot be changed afterwards. `{}` when none was given. Not searchable: filter lists by `reference`. */
+        public readonly ?array $metadata,
         /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. A bank payout fails with the bank's reason: `bank_account_closed`, `bank_name_mismatch` or `bank_rejected`. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
         public readonly ?string $failure_code,
         /** @var string|null The service of a payment, or of the payment a refund returns; `null` for top-ups and other payouts. Present in every event sent since it was added. */
@@ -45,6 +49,7 @@ final class EventData
             currency: $data['currency'],
             status: $data['status'],
             reference: $data['reference'] ?? null,
+            metadata: $data['metadata'] ?? null,
             failure_code: $data['failure_code'] ?? null,
             service_id: $data['service_id'] ?? null,
             payment_id: $data['payment_id'] ?? null,

@@ -30,6 +30,8 @@ final class Payment
         public readonly string $service_id,
         /** @var string|null Your reference, or `null`. */
         public readonly ?string $reference,
+        /** @var array<string, string> Your own key-value pairs (a cart id, a customer number), stored as given and returned in every response and in the data of every event about the object. At most 50 keys; each key at most 40 characters; each value a string of at most 500 characters (no numbers, booleans, nulls or nested objects: send `"3"`, not `3`). A request past a limit is refused with `400 invalid_field` naming `metadata` (or the offending `metadata.<key>`), and nothing is recorded. Given at creation only: metadata cannot be changed afterwards. `{}` when none was given. Not searchable: filter lists by `reference`. */
+        public readonly array $metadata,
         /** @var string|null Why a payment, top-up or payout failed: `payer_declined` (the customer refused or could not pay), `recipient_rejected` (the operator refused the recipient), `operator_timeout` (the operator never answered) or `operator_error`. `null` unless failed. A bank payout fails with the bank's reason: `bank_account_closed`, `bank_name_mismatch` or `bank_rejected`. One of the values of {@see \MomoPayments\Enum\FailureCode}. */
         public readonly ?string $failure_code,
         /** @var int A non-negative sum in the currency's minor unit: a balance, a total, or what has been refunded. */
@@ -69,6 +71,7 @@ final class Payment
             customer_msisdn: $data['customer_msisdn'] ?? null,
             service_id: $data['service_id'],
             reference: $data['reference'] ?? null,
+            metadata: $data['metadata'],
             failure_code: $data['failure_code'] ?? null,
             refunded_amount: $data['refunded_amount'],
             checkout_url: $data['checkout_url'] ?? null,

@@ -30,7 +30,8 @@ final class Fixtures
         return [
             'transaction_id' => $id, 'amount' => 2500, 'currency' => 'XAF', 'status' => $status, 'flow' => 'direct',
             'payment_method' => 'mtn_momo', 'customer_msisdn' => '237670000000',
-            'service_id' => 'svc_8ZWxqTmr3nB1cK7vDpQ2LsYh', 'reference' => 'order-1042', 'failure_code' => null,
+            'service_id' => 'svc_8ZWxqTmr3nB1cK7vDpQ2LsYh', 'reference' => 'order-1042',
+            'metadata' => ['cart_id' => 'cart-5531'], 'failure_code' => null,
             'refunded_amount' => 0, 'checkout_url' => null, 'return_url' => null, 'mode' => 'test',
             'expires_at' => '2026-11-20T09:45:04.000Z', 'created_at' => '2026-11-20T09:30:04.000Z',
             'updated_at' => '2026-11-20T09:30:04.000Z', 'completed_at' => null,

@@ -22,8 +22,8 @@ final class WebhookTest extends TestCase
             'timestamp' => '2026-11-20T09:30:04.000Z',
             'data' => [
                 'transaction_id' => 'pay_26ckKthu9SR4AlZ0MBzSvYzU', 'amount' => 2500, 'currency' => 'XAF',
-                'status' => 'success', 'reference' => 'order-1042', 'failure_code' => null,
-                'service_id' => 'svc_8ZWxqTmr3nB1cK7vDpQ2LsYh', 'payment_id' => null,
+                'status' => 'success', 'reference' => 'order-1042', 'metadata' => ['cart_id' => 'cart-5531'],
+                'failure_code' => null, 'service_id' => 'svc_8ZWxqTmr3nB1cK7vDpQ2LsYh', 'payment_id' => null,
             ],
         ], JSON_UNESCAPED_SLASHES);
     }
@@ -49,6 +49,7 @@ final class WebhookTest extends TestCase
         self::assertSame('evt_YvLIaWnufPjfE2zzW9C0854C', $event->id);
         self::assertSame(2500, $event->data->amount);
         self::assertSame('order-1042', $event->data->reference);
+        self::assertSame(['cart_id' => 'cart-5531'], $event->data->metadata);
     }
 
     public function testTheTestHeaderIsTheSignatureTheApiSends(): void
