@@ -4,7 +4,9 @@
  * operators do (docs/decisions/0041-operators-connected.md).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { addUser, httpSignIn, origin } from '../dashboard/support.js';
 import { sandbox } from '../support/fixtures.js';
+import { decodeEntities } from '../support/html-form.js';
 import { freePort } from '../support/ports.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { fundLive, type LiveHarness, live, startLive } from './support.js';
@@ -117,5 +119,28 @@ describe('operator connections', () => {
       'orange_money/collection/not_configured',
       'orange_money/disbursement/not_configured',
     ]);
+  });
+
+  it("the dashboard's overview shows each product's state, last success and last error", async () => {
+    const h = await harness({ MTN_MOMO_COLLECTION_API_KEY: 'wrong-collection-key-0123456789abcdef' });
+    await h.server.service.probeOperators();
+    const { cookie } = await httpSignIn(h.server, await addUser(h.server));
+    const page = async (language: string) => {
+      const response = await fetch(`${origin(h.server)}/dashboard/live`, {
+        headers: { cookie, 'accept-language': language },
+      });
+      expect(response.status).toBe(200);
+      const text = decodeEntities(await response.text());
+      return text.slice(text.indexOf('id="operators"'), text.indexOf('id="recent-payments"'));
+    };
+    const english = await page('en');
+    const rows = english.split('<tr>').slice(2);
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatch(/MTN Mobile Money.*Collection.*mtncameroon.*failing.*Credentials refused/s);
+    expect(rows[0]).toContain('collection token: HTTP 401, the operator refused the credentials');
+    expect(rows[1]).toMatch(/MTN Mobile Money.*Disbursement.*connected.*<time/s);
+    expect(rows[2]).toMatch(/Orange Money.*Collection.*connected/s);
+    const french = await page('fr');
+    expect(french).toMatch(/Opérateurs en production.*en échec.*Identifiants refusés.*connecté/s);
   });
 });
