@@ -8,7 +8,7 @@ import type { OperatorKind, PaymentMethod } from './operator.js';
  * metrics. In memory only: it describes this process's connection, not the operator's history.
  * Shown by `GET /v1/healthz` and the dashboard's overview (docs/decisions/0041-operators-connected.md).
  */
-export type ConnectionState = 'checking' | 'connected' | 'failing' | 'not_configured';
+type ConnectionState = 'checking' | 'connected' | 'failing' | 'not_configured';
 
 export interface OperatorConnection {
   name: PaymentMethod;
@@ -41,7 +41,7 @@ const failing: ReadonlySet<CallErrorKind> = new Set([
 ]);
 
 /** Words for a failed call, from its name, kind and status: nothing the call carried. */
-export function describeCallError(
+function describeCallError(
   call: string,
   error: CallErrorKind,
   httpStatus: number | null | undefined,
