@@ -6,7 +6,7 @@
  *
  * It reads `.env` as `npm start` does (a variable set in the environment wins): the callback
  * URLs are under `PUBLIC_URL`, else `http://127.0.0.1:$PORT` (3000). The credentials, and the
- * ports when they are free, stay the same from run to run: they are kept in
+ * ports when they are free (SIMULATOR_MTN_PORT and SIMULATOR_ORANGE_PORT choose them), stay the same from run to run: they are kept in
  * `simulators.json` beside the database (the folder of `DATABASE_PATH`, `./data`), so a server
  * started with the file of an earlier run still connects. See docs/decisions/0041-operators-connected.md.
  */
