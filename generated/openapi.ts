@@ -1076,7 +1076,9 @@ export interface paths {
         /**
          * Check the service's health
          * @description Answers `200` when the service runs and its database answers, `503` otherwise. Needs
-         *     no key, so load balancers and uptime checks can call it.
+         *     no key, so load balancers and uptime checks can call it. `operators` says, for each
+         *     live operator product, whether this instance reaches it; a failing operator leaves
+         *     the answer `200` (the service is up), as a status page shows each component apart.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2071,8 +2073,71 @@ export interface components {
                  * @enum {string}
                  */
                 database: "ok";
+                /**
+                 * @description Each Mobile Money operator product of live mode and whether this instance
+                 *     reaches it, as its last call found. An operator that fails does not make the
+                 *     service unhealthy (the answer stays `200`: test mode, the sandbox and the other
+                 *     operators still work); watch `state` to alert on it.
+                 */
+                operators?: components["schemas"]["OperatorConnection"][];
             };
         };
+        /**
+         * @description One operator product (MTN MoMo Collection, MTN MoMo Disbursement, Orange Money's
+         *     merchant payment and cash-in) as this instance last found it: checked at start-up by
+         *     asking for an access token, then updated by every call to the operator (tokens,
+         *     requests, status checks). Never holds a credential.
+         */
+        OperatorConnection: {
+            /**
+             * @description The operator.
+             * @enum {string}
+             */
+            name: "mtn_momo" | "orange_money";
+            /**
+             * @description `collection` takes payments and top-ups; `disbursement` sends payouts.
+             * @enum {string}
+             */
+            product: "collection" | "disbursement";
+            /**
+             * @description The operator's environment (MTN's `X-Target-Environment`, such as `sandbox` or
+             *     `mtncameroon`); `null` for Orange Money, which has none, and when not configured.
+             * @example mtncameroon
+             */
+            environment: string | null;
+            /**
+             * @description `connected`: its last call succeeded. `failing`: its last call could not reach the
+             *     operator or was refused (see `last_error`). `checking`: configured, and no call has
+             *     answered yet since the start. `not_configured`: its variables are not set, so live
+             *     payments through it fail with `operator_error`.
+             * @enum {string}
+             */
+            state: "checking" | "connected" | "failing" | "not_configured";
+            /**
+             * Format: date-time
+             * @description When a call to it last succeeded, since this instance started.
+             */
+            last_success_at: string | null;
+            last_error: components["schemas"]["OperatorCallError"];
+        };
+        /** @description The last call to an operator product that failed, since this instance started, or `null`. */
+        OperatorCallError: {
+            code: components["schemas"]["OperatorCallErrorCode"];
+            /**
+             * @description What happened, in words; never a credential.
+             * @example collection token: HTTP 401, the operator refused the credentials
+             */
+            message: string;
+            at: components["schemas"]["Timestamp"];
+        } | null;
+        /**
+         * @description `auth`: the operator refused our credentials (a 401 or 403). `timeout`: no answer
+         *     within `OPERATOR_TIMEOUT_MS`. `network`: it could not be reached. `http_5xx`: it
+         *     failed. `http_4xx`: it refused one request (the connection is fine). `bad_response`:
+         *     its answer could not be read.
+         * @enum {string}
+         */
+        OperatorCallErrorCode: "auth" | "timeout" | "network" | "http_4xx" | "http_5xx" | "bad_response";
         DeletedResponse: {
             status: components["schemas"]["SuccessStatus"];
             data: {
@@ -2702,6 +2767,9 @@ export type ApiKeyCreate = components['schemas']['ApiKeyCreate'];
 export type ApiKeyCreationResponse = components['schemas']['ApiKeyCreationResponse'];
 export type ApiKeyRotationResponse = components['schemas']['ApiKeyRotationResponse'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type OperatorConnection = components['schemas']['OperatorConnection'];
+export type OperatorCallError = components['schemas']['OperatorCallError'];
+export type OperatorCallErrorCode = components['schemas']['OperatorCallErrorCode'];
 export type DeletedResponse = components['schemas']['DeletedResponse'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
@@ -4974,6 +5042,10 @@ export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const apiPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiPermission"]> = ["read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage"];
 export const healthResponseDataServiceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["service"]> = ["ok"];
 export const healthResponseDataDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["data"]["database"]> = ["ok"];
+export const operatorConnectionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorConnection"]["name"]> = ["mtn_momo", "orange_money"];
+export const operatorConnectionProductValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorConnection"]["product"]> = ["collection", "disbursement"];
+export const operatorConnectionStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorConnection"]["state"]> = ["checking", "connected", "failing", "not_configured"];
+export const operatorCallErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorCallErrorCode"]> = ["auth", "timeout", "network", "http_4xx", "http_5xx", "bad_response"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"];
 export const errorResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorResponse"]["status"]> = ["error"];
 export const componentsHeadersCacheControlNoStoreValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["CacheControlNoStore"]> = ["no-store"];

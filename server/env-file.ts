@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ConfigError } from './config.js';
 
 /**
  * Loads `.env` from the working folder when there is one (`npm start` and `npm run admin` run
@@ -11,4 +12,22 @@ export function loadEnvFile(path = resolve('.env')): string | undefined {
   if (!existsSync(path)) return undefined;
   process.loadEnvFile(path);
   return path;
+}
+
+/**
+ * `npm start -- --env-file <file>`: that file first (it must exist), then `.env`; the
+ * environment wins over both, the named file over `.env`. `npm run simulators` writes one
+ * (`.env.simulators`), so trying live money locally needs no exported variable.
+ */
+export function loadEnvFiles(argv: readonly string[] = process.argv): void {
+  const at = argv.indexOf('--env-file');
+  if (at >= 0) {
+    const named = argv[at + 1];
+    if (!named || named.startsWith('--') || !loadEnvFile(resolve(named))) {
+      throw new ConfigError([
+        `--env-file ${named ?? ''}: no such file (npm run simulators writes .env.simulators)`,
+      ]);
+    }
+  }
+  loadEnvFile();
 }

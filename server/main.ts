@@ -3,7 +3,7 @@ import { refreshDocs } from './docs-refresh.js';
 import { createFirstAccount } from './domain/accounts.js';
 import { createDashboardUser } from './domain/dashboard-users.js';
 import { randomBase62 } from './domain/ids.js';
-import { loadEnvFile } from './env-file.js';
+import { loadEnvFiles } from './env-file.js';
 import { firstStartMessage } from './first-start.js';
 import { databaseUnavailable } from './http/error-handler.js';
 import { createLogger } from './observability/logger.js';
@@ -16,7 +16,7 @@ import { startService } from './service.js';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    loadEnvFile();
+    loadEnvFiles();
     config = loadConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -12,7 +12,7 @@ import { httpServerFor } from './http/http-server.js';
 import type { Logger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createSandboxBank } from './operators/bank/sandbox-bank.js';
-import { liveOperator } from './operators/live-operator.js';
+import { connectLiveOperators } from './operators/live-operator.js';
 import type { MobileMoneyOperator } from './operators/operator.js';
 import { createSandboxOperator } from './operators/sandbox-operator.js';
 import { openStore } from './storage/open-store.js';
@@ -36,6 +36,11 @@ export interface RunningService {
   retention: Worker;
   webhooks: Worker;
   callLog: CallLog;
+  /**
+   * Asks each configured live operator product for a token and logs whether it is connected;
+   * start-up runs it once listening (unless `probeOperators` is off). Never rejects.
+   */
+  probeOperators(): Promise<void>;
   /** Stops accepting, finishes in-flight requests and background work, checkpoints the WAL. */
   close(): Promise<void>;
 }
@@ -47,6 +52,11 @@ export interface ServiceOptions {
   operators?: Partial<Record<Mode, MobileMoneyOperator>>;
   /** Background workers poll on their own; tests turn this off and call `runOnce()`. */
   autostartWorkers?: boolean;
+  /**
+   * Asks each configured live operator for a token once listening, and logs whether it is
+   * connected (default: as `autostartWorkers`).
+   */
+  probeOperators?: boolean;
   /** How webhook hosts are resolved (tests: a fake resolver; default: the system's). */
   resolveHost?: ResolveHost;
 }
@@ -66,6 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const metrics = createMetrics({
     outboxDepth: () => store.read(async (tx) => tx.deliveries.pendingCount()),
   });
+  const live = connectLiveOperators(config, logger, metrics.operatorCalls);
   const deps: Deps = {
     store,
     clock,
@@ -74,9 +85,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     operators: {
       test: options.operators?.test ?? createSandboxOperator({ settleMs: config.sandboxSettleMs, clock }),
-      live: options.operators?.live ?? liveOperator(config, logger, metrics.operatorCalls),
+      live: options.operators?.live ?? live.operator,
     },
     banks: { test: createSandboxBank(), live: null },
+    operatorHealth: live.health,
   };
   const autostart = options.autostartWorkers ?? true;
   const callLog = createCallLog({ store, clock, logger });
@@ -105,6 +117,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
   });
   answerClientErrors(server, logger);
+  // Listening first: an operator that is slow to answer never delays the start.
+  if (options.probeOperators ?? autostart) void live.probe();
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (config.publicUrlFromListener) {
@@ -122,6 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     retention,
     webhooks,
     callLog,
+    probeOperators: () => live.probe(),
     close() {
       stopping = true;
       closing ??= (async () => {

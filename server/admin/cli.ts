@@ -9,6 +9,7 @@ import { currencyValues } from '../../generated/openapi.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
 import { createDashboardUser, roles } from '../domain/dashboard-users.js';
+import { triggerTestEvent } from '../domain/dashboard-webhooks.js';
 import { ApiError } from '../domain/errors.js';
 import { randomBase62 } from '../domain/ids.js';
 import { loadEnvFile } from '../env-file.js';
@@ -45,6 +46,12 @@ Commands:
       The API users' providerCallbackHost is the host of --callback-url (default:
       MTN_MOMO_CALLBACK_URL, else PUBLIC_URL's /operator-callbacks/mtn-momo). --base-url
       defaults to MTN_MOMO_BASE_URL, else https://sandbox.momodeveloper.mtn.com.
+
+  trigger <event-type> [--account <api_user>] [--mode test|live] [--json]
+      Sends a signed test event of that type (any the contract declares: payment.completed,
+      payout.failed, ...) at once to every enabled endpoint of the account (default: the first,
+      sandbox, account) in that mode (default: test) that listens for it, as the delivery
+      worker signs them; prints each endpoint's answer. Not recorded as an event.
 
 Environment: DATABASE_PATH (default ./data/payments.db), PUBLIC_URL for the links,
 SECRETS_ENCRYPTION_KEY (required in production; elsewhere the key file beside the database is
@@ -209,6 +216,53 @@ const commands: Record<string, (context: CommandContext) => Promise<void>> = {
         console.log(`${a.account_id}  ${a.api_user}  ${a.default_currency}  ${a.created_at}  ${a.name}`);
       }
     }
+  },
+  trigger: async ({ args: rest, config, store }) => {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { account: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+    });
+    const [name] = positionals;
+    if (!name) fail('trigger needs an event type, such as payment.completed.');
+    const mode = values.mode ?? 'test';
+    if (mode !== 'test' && mode !== 'live') fail(`--mode must be test or live, not ${mode}.`);
+    let results: Awaited<ReturnType<typeof triggerTestEvent>>;
+    try {
+      results = await triggerTestEvent(
+        { store, config, now: Date.now() },
+        { name, apiUser: values.account, mode },
+      );
+    } catch (err) {
+      if (err instanceof ApiError) {
+        console.error(err.message);
+        process.exit(1);
+      }
+      throw err;
+    }
+    if (values.json) {
+      console.log(
+        JSON.stringify(
+          results.map((r) => ({
+            endpoint_id: r.endpointId,
+            url: r.url,
+            event_id: r.eventId,
+            delivered: r.ok,
+            status: r.status,
+            error: r.ok ? null : r.error,
+          })),
+        ),
+      );
+    } else {
+      for (const r of results) {
+        console.log(
+          r.ok
+            ? `${name} ${r.eventId} -> ${r.url}: HTTP ${r.status} in ${r.durationMs} ms`
+            : `${name} ${r.eventId} -> ${r.url}: not delivered (${r.error})`,
+        );
+      }
+    }
+    if (results.some((r) => !r.ok)) process.exitCode = 1;
   },
   'sandbox-credentials': async ({ args: rest, config, store }) => {
     const { values } = parseArgs({

@@ -2,6 +2,7 @@ import type { ApiPermission } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { BankRail, MobileMoneyOperator } from '../operators/operator.js';
+import type { OperatorHealth } from '../operators/operator-health.js';
 import type { KeyRole, Mode } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import type { ResolveHost } from '../webhooks/url-policy.js';
@@ -15,6 +16,8 @@ export interface Deps {
   operators: Record<Mode, MobileMoneyOperator>;
   /** The bank of each mode for bank payouts: the sandbox bank, and none in live until one is connected. */
   banks: Record<Mode, BankRail | null>;
+  /** Whether this instance reaches each live operator product (GET /v1/healthz, the dashboard). */
+  operatorHealth: OperatorHealth;
   config: Config;
   logger: Logger;
   /** How webhook hosts are resolved; tests inject one (default: the system resolver). */

@@ -5,6 +5,7 @@ import type {
   Delivery,
   Event,
   Log,
+  OperatorConnection as OperatorConnectionJson,
   Payment,
   Payout,
   Service,
@@ -17,6 +18,7 @@ import type { BankBatch } from '../domain/bank-batches.js';
 import { iso } from '../domain/clock.js';
 import { permissionsOf } from '../domain/key-roles.js';
 import { metadataOf } from '../domain/metadata.js';
+import type { OperatorConnection } from '../operators/operator-health.js';
 import type { Page } from '../storage/pagination.js';
 import type {
   ApiKeyRow,
@@ -223,5 +225,21 @@ export function toBankBatch(view: BankBatch): BankBatchJson {
       applied: statement.applied,
       received_at: iso(statement.received_at),
     })),
+  };
+}
+
+/** One live operator product's connection, as `GET /v1/healthz` shows it. */
+export function toOperatorConnection(entry: OperatorConnection): OperatorConnectionJson {
+  return {
+    name: entry.name,
+    product: entry.product,
+    environment: entry.environment,
+    state: entry.state,
+    last_success_at: entry.lastSuccessAt === null ? null : iso(entry.lastSuccessAt),
+    last_error: entry.lastError && {
+      code: entry.lastError.code,
+      message: entry.lastError.message,
+      at: iso(entry.lastError.at),
+    },
   };
 }

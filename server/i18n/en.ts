@@ -421,6 +421,28 @@ export const en = {
   'checkout.noOperator': 'Choose your operator: MTN Mobile Money or Orange Money.',
   'checkout.offline':
     'The connection was lost. Check your network, then tap Pay again: you will not be charged twice.',
+  // Operators connected (the overview's live operators).
+  'operators.title': 'Live operators',
+  'operators.note':
+    'Whether this server reaches each operator for live money: checked at start-up, then at every call.',
+  'operators.operator': 'Operator',
+  'operators.product': 'Product',
+  'operators.environment': 'Environment',
+  'operators.state': 'State',
+  'operators.lastSuccess': 'Last success',
+  'operators.lastError': 'Last error',
+  'operatorProduct.collection': 'Collection (payments, top-ups)',
+  'operatorProduct.disbursement': 'Disbursement (payouts)',
+  'operatorState.checking': 'checking',
+  'operatorState.connected': 'connected',
+  'operatorState.failing': 'failing',
+  'operatorState.not_configured': 'not configured',
+  'operatorError.auth': 'Credentials refused',
+  'operatorError.timeout': 'No answer in time',
+  'operatorError.network': 'Unreachable',
+  'operatorError.http_4xx': 'Request refused',
+  'operatorError.http_5xx': 'Operator error',
+  'operatorError.bad_response': 'Unreadable answer',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

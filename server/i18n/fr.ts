@@ -411,4 +411,26 @@ export const fr: Messages = {
   'checkout.noOperator': 'Choisissez votre opérateur : MTN Mobile Money ou Orange Money.',
   'checkout.offline':
     'La connexion a été perdue. Vérifiez votre réseau, puis touchez Payer à nouveau : vous ne serez pas débité deux fois.',
+  // Operators connected (the overview's live operators).
+  'operators.title': 'Opérateurs en production',
+  'operators.note':
+    'Si ce serveur joint chaque opérateur pour l’argent réel : vérifié au démarrage, puis à chaque appel.',
+  'operators.operator': 'Opérateur',
+  'operators.product': 'Produit',
+  'operators.environment': 'Environnement',
+  'operators.state': 'État',
+  'operators.lastSuccess': 'Dernier succès',
+  'operators.lastError': 'Dernière erreur',
+  'operatorProduct.collection': 'Encaissement (paiements, recharges)',
+  'operatorProduct.disbursement': 'Décaissement (versements)',
+  'operatorState.checking': 'vérification',
+  'operatorState.connected': 'connecté',
+  'operatorState.failing': 'en échec',
+  'operatorState.not_configured': 'non configuré',
+  'operatorError.auth': 'Identifiants refusés',
+  'operatorError.timeout': 'Pas de réponse à temps',
+  'operatorError.network': 'Injoignable',
+  'operatorError.http_4xx': 'Requête refusée',
+  'operatorError.http_5xx': 'Erreur de l’opérateur',
+  'operatorError.bad_response': 'Réponse illisible',
 };

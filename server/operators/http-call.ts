@@ -4,6 +4,8 @@
  * count: the operator answered (any status), or the answer never came (`timeout`, `network`).
  * Nothing here logs request headers or bodies: they carry credentials.
  */
+import type { OperatorKind } from './operator.js';
+
 export type CallErrorKind = 'timeout' | 'network' | 'http_4xx' | 'http_5xx' | 'auth' | 'bad_response';
 
 export interface OperatorCallObserver {
@@ -13,16 +15,37 @@ export interface OperatorCallObserver {
     call: string;
     durationSeconds: number;
     error: CallErrorKind | null;
+    /** The products the call speaks for (both for a token they share); unset: none in particular. */
+    products?: readonly OperatorKind[];
+    /** The operator's HTTP status, when it answered. */
+    httpStatus?: number | null;
   }): void;
 }
 
 /**
- * An adapter's `observe(call, started, error)`: one operator's finished calls, timed from
- * `started` (a `performance.now()`), into the metrics when there are any.
+ * An adapter's `observe(call, started, error, detail)`: one operator's finished calls, timed
+ * from `started` (a `performance.now()`), to its observer (the metrics and the connection
+ * state, server/operators/operator-health.ts) when there is one.
  */
-export function callObserver(operator: string, metrics: OperatorCallObserver | undefined) {
-  return (call: string, started: number, error: CallErrorKind | null): void =>
-    metrics?.observe({ operator, call, durationSeconds: (performance.now() - started) / 1000, error });
+export function callObserver(operator: string, observer: OperatorCallObserver | undefined) {
+  return (
+    call: string,
+    started: number,
+    error: CallErrorKind | null,
+    detail: { products?: readonly OperatorKind[]; httpStatus?: number | null } = {},
+  ): void =>
+    observer?.observe({
+      operator,
+      call,
+      durationSeconds: (performance.now() - started) / 1000,
+      error,
+      ...detail,
+    });
+}
+
+/** The HTTP status of an answer, or null when none came. */
+export function statusOf(answer: HttpAnswer): number | null {
+  return answer.ok ? answer.status : null;
 }
 
 export type HttpAnswer =

@@ -20,13 +20,21 @@ export type WebhookUrlCheck = { ok: true } | { ok: false; reason: string };
 export interface WebhookUrlPolicy {
   requireHttps: boolean;
   allowPrivate: boolean;
+  /**
+   * The setting that would allow a non-public host, named in the refusal: only where it could
+   * (test mode); a live refusal names none, as nothing allows one there.
+   */
+  privateAllowedBy?: string;
 }
+
+/** The setting that lets test-mode endpoints point at this machine or a private network. */
+const allowPrivateSetting = 'WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST';
 
 /** The policy of a mode: live is always public https; test is public unless the operator opted in. */
 export function webhookUrlPolicy(mode: 'live' | 'test', allowPrivateInTest: boolean): WebhookUrlPolicy {
   return mode === 'live'
     ? { requireHttps: true, allowPrivate: false }
-    : { requireHttps: false, allowPrivate: allowPrivateInTest };
+    : { requireHttps: false, allowPrivate: allowPrivateInTest, privateAllowedBy: allowPrivateSetting };
 }
 
 /** Where a delivery may connect: the one checked address, or why none may be used. */
@@ -127,7 +135,7 @@ export async function checkWebhookUrl(
   const parsed = checkForm(url, policy);
   if (!('host' in parsed)) return parsed;
   if (policy.allowPrivate) return { ok: true };
-  const target = await resolvePublic(parsed.host, resolveHost);
+  const target = await resolvePublic(parsed.host, resolveHost, policy);
   return target.ok ? { ok: true } : target;
 }
 
@@ -146,7 +154,7 @@ export async function resolveWebhookTarget(
 ): Promise<WebhookTarget> {
   const parsed = checkForm(url, policy);
   if (!('host' in parsed)) return parsed;
-  if (!policy.allowPrivate) return resolvePublic(parsed.host, resolveHost);
+  if (!policy.allowPrivate) return resolvePublic(parsed.host, resolveHost, policy);
   if (isIPv4(parsed.host) || isIPv6(parsed.host)) return { ok: true, address: parsed.host };
   const addresses = await resolveAll(parsed.host, resolveHost);
   const [first] = addresses;
@@ -179,14 +187,25 @@ function checkForm(url: string, policy: WebhookUrlPolicy): { host: string } | { 
 
 const mustBePublic = 'A webhook URL must be public';
 
-async function resolvePublic(host: string, resolveHost: ResolveHost): Promise<WebhookTarget> {
+async function resolvePublic(
+  host: string,
+  resolveHost: ResolveHost,
+  policy: WebhookUrlPolicy,
+): Promise<WebhookTarget> {
+  // Where a setting would allow the host (test mode), the refusal says which.
+  const refusePrivate = (reason: string) =>
+    refuse(
+      policy.privateAllowedBy
+        ? `${reason} Test-mode endpoints may point at such a host when the server runs with ${policy.privateAllowedBy}=true.`
+        : reason,
+    );
   if (host === 'localhost' || host.endsWith('.localhost')) {
-    return refuse(`${mustBePublic}: ${host} is this machine.`);
+    return refusePrivate(`${mustBePublic}: ${host} is this machine.`);
   }
   if (isIPv4(host) || isIPv6(host)) {
     const kind = nonPublicAddressKind(host);
     return kind
-      ? refuse(`${mustBePublic}: ${host} is ${article(kind)} ${kind} address.`)
+      ? refusePrivate(`${mustBePublic}: ${host} is ${article(kind)} ${kind} address.`)
       : { ok: true, address: host };
   }
   const addresses = await resolveAll(host, resolveHost);
@@ -195,7 +214,7 @@ async function resolvePublic(host: string, resolveHost: ResolveHost): Promise<We
   // Every address must be public: a client that picks another one must not reach inside.
   for (const address of addresses) {
     const kind = nonPublicAddressKind(address);
-    if (kind) return refuse(`${mustBePublic}: ${host} resolves to ${article(kind)} ${kind} address.`);
+    if (kind) return refusePrivate(`${mustBePublic}: ${host} resolves to ${article(kind)} ${kind} address.`);
   }
   return { ok: true, address: first };
 }

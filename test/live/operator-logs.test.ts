@@ -103,6 +103,19 @@ describe('operator failures in the logs', () => {
     ).toBe(true);
   });
 
+  it('the start-up says, per operator, product and environment, connected or why not', () => {
+    const states = server
+      .logLines()
+      .filter((line) => typeof line.state === 'string')
+      .map((line) => `${line.operator}/${line.product}/${line.environment}: ${line.msg}`);
+    expect(states, states.join('\n')).toEqual([
+      'mtn_momo/collection/mtncameroon: MTN MoMo collection: connected',
+      'mtn_momo/disbursement/mtncameroon: MTN MoMo disbursement: not connected: disbursement token: HTTP 401, the operator refused the credentials',
+      'orange_money/collection/null: Orange Money collection: connected',
+      'orange_money/disbursement/null: Orange Money disbursement: connected',
+    ]);
+  });
+
   it('never carry a key, a secret, a PIN or an access token', () => {
     const output = server.output();
     const secrets = [

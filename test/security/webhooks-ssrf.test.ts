@@ -49,6 +49,24 @@ describe('no server-side request forgery by default', () => {
     );
   });
 
+  it('a refused loopback URL names the setting that allows it in test mode, and none in live', async () => {
+    const s = await server();
+    const r = await receiver();
+    const setting = /WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST=true/;
+    const inTest = await s.raw('POST', '/webhook-endpoints', { body: { url: r.url } });
+    expect(inTest.status).toBe(400);
+    expect(inTest.body.error.message).toMatch(/must be public: 127\.0\.0\.1 is a loopback address/);
+    expect(inTest.body.error.message).toMatch(setting);
+    const inLive = await s.raw('POST', '/webhook-endpoints', {
+      as: s.live,
+      body: { url: r.url.replace(/^http:/, 'https:') },
+    });
+    expect(inLive.status).toBe(400);
+    expect(inLive.body.error.message).toMatch(/must be public: 127\.0\.0\.1 is a loopback address/);
+    expect(inLive.body.error.message).not.toMatch(/WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST/);
+    expect(r.hits).toEqual([]);
+  });
+
   it('refuses internal URLs at registration and on update, in both modes, without the opt-in', async () => {
     const s = await server({}, tableResolver({ 'hooks.shop.example.com': ['93.184.215.14'] }));
     const r = await receiver();

@@ -131,7 +131,8 @@ describe('operations endpoints', () => {
   it('GET /v1/healthz answers without a key', async () => {
     const response = await server.raw('GET', '/healthz', { as: null });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'success', data: { service: 'ok', database: 'ok' } });
+    expect(response.body).toMatchObject({ status: 'success', data: { service: 'ok', database: 'ok' } });
+    expect(Object.keys(response.body.data)).toEqual(['service', 'database', 'operators']);
   });
 
   it('GET /metrics exposes request counts by operation and the outbox depth', async () => {

@@ -76,6 +76,8 @@ export interface ChildServerOptions extends DatabaseTarget {
   prefix?: string[];
   /** A name for error messages. */
   name?: string;
+  /** Arguments after `dist/server/main.js`, as `npm start -- <args>` passes them (`--env-file <file>`). */
+  args?: string[];
   startTimeoutMs?: number;
 }
 
@@ -198,7 +200,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     ...databaseEnv,
   };
   const [command, ...args] = [...(options.prefix ?? []), process.execPath, compiledServerEntry];
-  const child = spawn(command, args, {
+  const child = spawn(command, [...args, ...(options.args ?? [])], {
     cwd: repoRoot,
     env,
     detached: true,

@@ -202,8 +202,8 @@ describe('checkWebhookUrl', () => {
 describe('webhookUrlPolicy', () => {
   it('live is public https whatever the opt-in; test is public unless opted in', async () => {
     expect(webhookUrlPolicy('live', true)).toEqual({ requireHttps: true, allowPrivate: false });
-    expect(webhookUrlPolicy('test', false)).toEqual({ requireHttps: false, allowPrivate: false });
-    expect(webhookUrlPolicy('test', true)).toEqual({ requireHttps: false, allowPrivate: true });
+    expect(webhookUrlPolicy('test', false)).toMatchObject({ requireHttps: false, allowPrivate: false });
+    expect(webhookUrlPolicy('test', true)).toMatchObject({ requireHttps: false, allowPrivate: true });
     expect(
       await checkWebhookUrl('http://shop.example.com/', webhookUrlPolicy('live', true), resolver),
     ).toEqual({

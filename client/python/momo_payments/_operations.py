@@ -624,7 +624,9 @@ class Operations:
         """Check the service's health (`GET /healthz`).
 
         Answers `200` when the service runs and its database answers, `503` otherwise. Needs
-        no key, so load balancers and uptime checks can call it.
+        no key, so load balancers and uptime checks can call it. `operators` says, for each
+        live operator product, whether this instance reaches it; a failing operator leaves
+        the answer `200` (the service is up), as a status page shows each component apart.
         """
         return cast("HealthResponseData", self._transport.request("GET", "/healthz").data)
 

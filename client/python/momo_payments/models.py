@@ -190,6 +190,14 @@ ApiPermission: TypeAlias = Literal["read", "payments:write", "payouts:write", "r
 """
 API_PERMISSION_VALUES: tuple[ApiPermission, ...] = ("read", "payments:write", "payouts:write", "refunds:write", "topups:write", "services:write", "webhooks:write", "keys:manage")
 
+OperatorCallErrorCode: TypeAlias = Literal["auth", "timeout", "network", "http_4xx", "http_5xx", "bad_response"]
+"""`auth`: the operator refused our credentials (a 401 or 403). `timeout`: no answer
+within `OPERATOR_TIMEOUT_MS`. `network`: it could not be reached. `http_5xx`: it
+failed. `http_4xx`: it refused one request (the connection is fine). `bad_response`:
+its answer could not be read.
+"""
+OPERATOR_CALL_ERROR_CODE_VALUES: tuple[OperatorCallErrorCode, ...] = ("auth", "timeout", "network", "http_4xx", "http_5xx", "bad_response")
+
 ErrorCode: TypeAlias = Literal["missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement"]
 """A stable, machine-readable error code (see *Errors* in the introduction)."""
 ERROR_CODE_VALUES: tuple[ErrorCode, ...] = ("missing_field", "invalid_amount", "invalid_field", "invalid_msisdn", "unknown_field", "invalid_recipient", "too_many_items", "invalid_parameter", "malformed_json", "live_key_in_test_mode", "missing_api_key", "invalid_api_key", "missing_api_user", "invalid_api_user", "insufficient_balance", "resource_not_found", "route_not_found", "method_not_allowed", "idempotency_key_reused", "payment_not_refundable", "service_deleted", "too_many_webhook_endpoints", "payload_too_large", "unsupported_media_type", "service_not_found", "service_inactive", "wallet_not_found", "self_transfer", "refund_exceeds_payment", "unsupported_network", "network_mismatch", "currency_not_accepted", "rate_limited", "internal_error", "service_unavailable", "secret_not_replayed", "key_not_active", "permission_denied", "too_many_active_keys", "last_active_key", "invalid_text", "too_many_failed_authentications", "headers_too_large", "malformed_request", "too_deeply_nested", "invalid_iban_check_digits", "invalid_rib_key", "nothing_to_batch", "invalid_statement")
@@ -943,16 +951,55 @@ class ApiKeyRotationResponse(TypedDict):
     data: ApiKeyRotationResponseData
 
 
-class HealthResponseData(TypedDict):
+class _HealthResponseDataRequired(TypedDict):
     # `ok` when the process runs.
     service: Literal["ok"]
     # `ok` when the database answers.
     database: Literal["ok"]
 
 
+class HealthResponseData(_HealthResponseDataRequired, total=False):
+    # Each Mobile Money operator product of live mode and whether this instance
+    # reaches it, as its last call found. An operator that fails does not make the
+    # service unhealthy (the answer stays `200`: test mode, the sandbox and the other
+    # operators still work); watch `state` to alert on it.
+    operators: list[OperatorConnection]
+
+
 class HealthResponse(TypedDict):
     status: SuccessStatus
     data: HealthResponseData
+
+
+class OperatorConnection(TypedDict):
+    """One operator product (MTN MoMo Collection, MTN MoMo Disbursement, Orange Money's
+    merchant payment and cash-in) as this instance last found it: checked at start-up by
+    asking for an access token, then updated by every call to the operator (tokens,
+    requests, status checks). Never holds a credential.
+    """
+    # The operator.
+    name: Literal["mtn_momo", "orange_money"]
+    # `collection` takes payments and top-ups; `disbursement` sends payouts.
+    product: Literal["collection", "disbursement"]
+    # The operator's environment (MTN's `X-Target-Environment`, such as `sandbox` or
+    # `mtncameroon`); `null` for Orange Money, which has none, and when not configured.
+    environment: str | None
+    # `connected`: its last call succeeded. `failing`: its last call could not reach the
+    # operator or was refused (see `last_error`). `checking`: configured, and no call has
+    # answered yet since the start. `not_configured`: its variables are not set, so live
+    # payments through it fail with `operator_error`.
+    state: Literal["checking", "connected", "failing", "not_configured"]
+    # When a call to it last succeeded, since this instance started.
+    last_success_at: str | None
+    last_error: OperatorCallError
+
+
+class OperatorCallError(TypedDict):
+    """The last call to an operator product that failed, since this instance started, or `null`."""
+    code: OperatorCallErrorCode
+    # What happened, in words; never a credential.
+    message: str
+    at: Timestamp
 
 
 class DeletedResponseData(TypedDict):
@@ -1126,6 +1173,10 @@ __all__ = [
     "ApiKeyCreationResponse",
     "ApiKeyRotationResponse",
     "HealthResponse",
+    "OperatorConnection",
+    "OperatorCallError",
+    "OperatorCallErrorCode",
+    "OPERATOR_CALL_ERROR_CODE_VALUES",
     "DeletedResponse",
     "ErrorCode",
     "ERROR_CODE_VALUES",

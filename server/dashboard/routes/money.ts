@@ -40,7 +40,7 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
   router.get('/', async (req, res) => {
     const data = await overview(deps, await callerOf(deps, req, mode));
     await render(deps, req, res, mode, '', translatorOf(res).t('overview.title'), (ctx) =>
-      overviewView(ctx, data),
+      overviewView(ctx, data, deps.operatorHealth.list()),
     );
   });
 

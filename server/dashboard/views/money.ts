@@ -6,6 +6,7 @@ import {
 } from '../../../generated/openapi.js';
 import type { overview, TimelineEvent } from '../../domain/dashboard-views.js';
 import { dayOf, type Translator } from '../../i18n/translator.js';
+import type { OperatorConnection } from '../../operators/operator-health.js';
 import type { Page } from '../../storage/pagination.js';
 import type {
   LedgerRow,
@@ -64,7 +65,36 @@ const topupHead = (t: Translator) =>
 /** A day for a date input: `YYYY-MM-DD` in the account's zone. */
 const dayInput = (t: Translator, ms: number) => dayOf(ms, t.timeZone);
 
-export function overviewView(ctx: PageContext, data: Overview): Html {
+/** A connection state's badge, in the colours of the movement states it resembles. */
+const stateBadge: Record<OperatorConnection['state'], string> = {
+  connected: 'success',
+  failing: 'failed',
+  checking: 'pending',
+  not_configured: 'disabled',
+};
+
+/**
+ * Whether this server reaches each live operator product: its state, last success and last
+ * error (server/operators/operator-health.ts); the error's words are the operator's, untranslated.
+ */
+function operatorsSection(t: Translator, operators: readonly OperatorConnection[]): Html {
+  const rows = operators.map(
+    (o) =>
+      html`<tr><td>${label(t, 'method', o.name)}</td><td>${label(t, 'operatorProduct', o.product)}</td><td>${o.environment ?? ''}</td><td><span class="badge badge-${stateBadge[o.state]}">${label(t, 'operatorState', o.state)}</span></td><td>${when(t, o.lastSuccessAt)}</td><td>${o.lastError ? html`${label(t, 'operatorError', o.lastError.code)}, ${when(t, o.lastError.at)}<br><code>${o.lastError.message}</code>` : ''}</td></tr>`,
+  );
+  return html`<section aria-labelledby="operators"><h2 id="operators">${t.t('operators.title')}</h2><p class="muted">${t.t('operators.note')}</p>${table(
+    t,
+    t.t('operators.title'),
+    html`<tr><th scope="col">${t.t('operators.operator')}</th><th scope="col">${t.t('operators.product')}</th><th scope="col">${t.t('operators.environment')}</th><th scope="col">${t.t('operators.state')}</th><th scope="col">${t.t('operators.lastSuccess')}</th><th scope="col">${t.t('operators.lastError')}</th></tr>`,
+    rows,
+  )}</section>`;
+}
+
+export function overviewView(
+  ctx: PageContext,
+  data: Overview,
+  operators: readonly OperatorConnection[],
+): Html {
   const { t } = ctx;
   const balances = data.balances.map(
     (b) =>
@@ -84,6 +114,7 @@ export function overviewView(ctx: PageContext, data: Overview): Html {
     failing,
     t.t('overview.noFailing'),
   )}</section>
+${operatorsSection(t, operators)}
 <section aria-labelledby="recent-payments"><h2 id="recent-payments">${t.t('overview.recentPayments')}</h2>${table(t, t.t('overview.recentPayments'), paymentHead(t), paymentRows(ctx, data.payments), t.t('overview.noPayment'))}<p><a href="${base(ctx.mode)}/payments">${t.t('overview.allPayments')}</a></p></section>
 <section aria-labelledby="recent-payouts"><h2 id="recent-payouts">${t.t('overview.recentPayouts')}</h2>${table(t, t.t('overview.recentPayouts'), payoutHead(t), payoutRows(ctx, data.payouts), t.t('overview.noPayout'))}<p><a href="${base(ctx.mode)}/payouts">${t.t('overview.allPayouts')}</a></p></section>
 <section aria-labelledby="report"><h2 id="report">${t.t('overview.report')}</h2>

@@ -5,6 +5,7 @@ import {
   type HttpAnswer,
   httpCall,
   type OperatorCallObserver,
+  statusOf,
   TokenCache,
 } from '../http-call.js';
 import { majorUnitsText } from '../minor-units.js';
@@ -96,7 +97,7 @@ export function createMtnMomoOperator(options: {
   config: MtnMomoConfig;
   logger: Logger;
   metrics?: OperatorCallObserver;
-}): MobileMoneyOperator {
+}): MobileMoneyOperator & { probe(): Promise<void> } {
   const { config, logger } = options;
   const base = config.baseUrl.replace(/\/$/, '');
 
@@ -149,7 +150,7 @@ export function createMtnMomoOperator(options: {
       const value = typeof body?.access_token === 'string' ? body.access_token : null;
       const expires = Number(body?.expires_in);
       const error = kindOfError ?? (value && expires > 0 ? null : 'bad_response');
-      observe(`${kind}_token`, started, error);
+      observe(`${kind}_token`, started, error, { products: [kind], httpStatus: statusOf(answer) });
       if (error || !value) {
         logger.warn(
           {
@@ -190,7 +191,10 @@ export function createMtnMomoOperator(options: {
       });
       const error = errorKind(answer);
       // A 404 on a status check is an answer, not an error: the operator never got the request.
-      observe(call, started, answer.ok && answer.status === 404 && init.method === 'GET' ? null : error);
+      observe(call, started, answer.ok && answer.status === 404 && init.method === 'GET' ? null : error, {
+        products: [kind],
+        httpStatus: statusOf(answer),
+      });
       if (answer.ok && answer.status === 401 && attempt === 0) {
         tokens[kind].invalidate(token);
         continue;
@@ -262,6 +266,9 @@ export function createMtnMomoOperator(options: {
   }
 
   return {
+    async probe() {
+      await Promise.all([tokens.collection.get(), tokens.disbursement.get()]);
+    },
     requestToPay: (request) => send('collection', request),
     transfer: (request) => send('disbursement', request),
     async status(kind: OperatorKind, query: StatusQuery): Promise<OperatorStatus> {

@@ -4,6 +4,7 @@ import {
   errorKind,
   type HttpAnswer,
   httpCall,
+  statusOf as httpStatusOf,
   type OperatorCallObserver,
   TokenCache,
 } from '../http-call.js';
@@ -41,6 +42,7 @@ export interface OrangeMoneyConfig {
 }
 
 const api = { collection: 'mp', disbursement: 'cashin' } as const;
+const both: readonly OperatorKind[] = ['collection', 'disbursement'];
 
 /** Orange takes Cameroonian numbers in national format (nine digits, no 237). */
 function orangeNationalNumber(msisdn: string): string {
@@ -76,7 +78,7 @@ export function createOrangeMoneyOperator(options: {
   config: OrangeMoneyConfig;
   logger: Logger;
   metrics?: OperatorCallObserver;
-}): MobileMoneyOperator {
+}): MobileMoneyOperator & { probe(): Promise<void> } {
   const { config, logger } = options;
   const base = config.baseUrl.replace(/\/$/, '');
   const observe = callObserver('orange_money', options.metrics);
@@ -99,7 +101,8 @@ export function createOrangeMoneyOperator(options: {
     const value = typeof body?.access_token === 'string' ? body.access_token : null;
     const expires = Number(body?.expires_in);
     const error = errorKind(answer) ?? (value && expires > 0 ? null : 'bad_response');
-    observe('token', started, error);
+    // One token serves both APIs: its outcome is both products'.
+    observe('token', started, error, { products: both, httpStatus: httpStatusOf(answer) });
     if (error || !value) {
       warn(
         { call: 'token', error, http_status: answer.ok ? answer.status : null },
@@ -111,6 +114,7 @@ export function createOrangeMoneyOperator(options: {
   });
 
   async function authenticated(
+    kind: OperatorKind,
     call: string,
     path: string,
     init: { method: string; body?: unknown },
@@ -133,7 +137,7 @@ export function createOrangeMoneyOperator(options: {
         },
         config.timeoutMs,
       );
-      observe(call, started, errorKind(answer));
+      observe(call, started, errorKind(answer), { products: [kind], httpStatus: httpStatusOf(answer) });
       if (answer.ok && answer.status === 401 && attempt === 0) {
         tokens.invalidate(token);
         continue;
@@ -145,6 +149,7 @@ export function createOrangeMoneyOperator(options: {
 
   async function statusOf(kind: OperatorKind, payToken: string): Promise<OperatorStatus> {
     const answer = await authenticated(
+      kind,
       `${api[kind]}_status`,
       `/omcoreapis/1.0.2/${api[kind]}/paymentstatus/${encodeURIComponent(payToken)}`,
       { method: 'GET' },
@@ -165,7 +170,7 @@ export function createOrangeMoneyOperator(options: {
     let payToken = request.operatorToken ?? null;
     if (!payToken) {
       // `init` only reserves a payToken: repeating it after a crash moves no money.
-      const init = await authenticated(`${api[kind]}_init`, `/omcoreapis/1.0.2/${api[kind]}/init`, {
+      const init = await authenticated(kind, `${api[kind]}_init`, `/omcoreapis/1.0.2/${api[kind]}/init`, {
         method: 'POST',
       });
       if (!init.ok && init.kind === 'auth') {
@@ -202,7 +207,7 @@ export function createOrangeMoneyOperator(options: {
       description: kind === 'collection' ? 'Payment' : 'Payout',
       payToken,
     };
-    const answer = await authenticated(`${api[kind]}_pay`, `/omcoreapis/1.0.2/${api[kind]}/pay`, {
+    const answer = await authenticated(kind, `${api[kind]}_pay`, `/omcoreapis/1.0.2/${api[kind]}/pay`, {
       method: 'POST',
       body,
     });
@@ -238,6 +243,9 @@ export function createOrangeMoneyOperator(options: {
   }
 
   return {
+    async probe() {
+      await tokens.get();
+    },
     requestToPay: (request) => send('collection', request),
     transfer: (request) => send('disbursement', request),
     async status(kind: OperatorKind, query: StatusQuery): Promise<OperatorStatus> {

@@ -16,6 +16,8 @@ final class Health
         public readonly string $service,
         /** @var string `ok` when the database answers. */
         public readonly string $database,
+        /** @var list<OperatorConnection>|null Each Mobile Money operator product of live mode and whether this instance reaches it, as its last call found. An operator that fails does not make the service unhealthy (the answer stays `200`: test mode, the sandbox and the other operators still work); watch `state` to alert on it. */
+        public readonly ?array $operators,
     ) {
     }
 
@@ -30,6 +32,7 @@ final class Health
         return new self(
             service: $data['service'],
             database: $data['database'],
+            operators: isset($data['operators']) ? array_map(static fn (array $item) => OperatorConnection::fromArray($item), $data['operators']) : null,
         );
     }
 }
