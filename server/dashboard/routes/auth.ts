@@ -3,7 +3,7 @@ import type { Deps } from '../../domain/context.js';
 import { acceptLink, findLink, signIn, signOut, signOutEverywhere } from '../../domain/dashboard-users.js';
 import { clientAddress } from '../../http/client-address.js';
 import { csrfTokenFor } from '../csrf.js';
-import { translatorOf } from '../i18n.js';
+import { dashboardPath, translatorOf } from '../i18n.js';
 import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
 import { linkInvalidPage, setPasswordPage, signInPage } from '../views/auth.js';
 import { bodyOf, plainContext, sendHtml } from './context.js';
@@ -20,14 +20,20 @@ export function authRoutes(deps: Deps): Router {
   const router = Router();
 
   router.get('/sign-in', (req, res) => {
-    if (req.dashboard) return res.redirect(303, '/dashboard/test');
+    const next = dashboardPath(req.query.next);
+    if (req.dashboard) return res.redirect(303, next ?? '/dashboard/test');
     const ended = req.query.ended === '1' ? translatorOf(res).t('signIn.ended') : undefined;
-    sendHtml(res, 200, signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), ended));
+    sendHtml(
+      res,
+      200,
+      signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), { error: ended, next }),
+    );
   });
 
   router.post('/sign-in', async (req, res) => {
     const body = bodyOf(req);
     const email = (body.email ?? '').slice(0, 254);
+    const next = dashboardPath(body.next);
     const result = await signIn(deps, {
       email,
       password: body.password ?? '',
@@ -40,13 +46,13 @@ export function authRoutes(deps: Deps): Router {
       return sendHtml(
         res,
         status,
-        signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), refusal, email),
+        signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), { error: refusal, email, next }),
       );
     }
     req.context.dashboardUserId = result.user.id;
     clearCookie(deps, req, res, preSessionCookie);
     startSessionCookie(deps, req, res, result.session.token);
-    res.redirect(303, '/dashboard/test');
+    res.redirect(303, next ?? '/dashboard/test');
   });
 
   router.post('/sign-out', async (req, res) => {

@@ -14,13 +14,17 @@ function passwordProblem(t: Translator, problem: string): string {
   return t.t('error.linkUsed');
 }
 
-export function signInPage(pc: PlainContext, csrf: string, error?: string, email = ''): string {
+export function signInPage(
+  pc: PlainContext,
+  csrf: string,
+  { error, email = '', next }: { error?: string; email?: string; next?: string } = {},
+): string {
   const { t } = pc;
   return plainPage(
     pc,
     t.t('signIn.title'),
     html`${error ? html`<p class="flash flash-error" role="alert" id="sign-in-error">${error}</p>` : ''}
-<form method="post" action="/dashboard/sign-in" class="card">${csrfInput(csrf)}
+<form method="post" action="/dashboard/sign-in" class="card">${csrfInput(csrf)}${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <div class="field"><label for="email">${t.t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
 <div class="field"><label for="password">${t.t('signIn.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <button type="submit">${t.t('signIn.submit')}</button></form>
