@@ -421,6 +421,15 @@ export const en = {
   'checkout.noOperator': 'Choose your operator: MTN Mobile Money or Orange Money.',
   'checkout.offline':
     'The connection was lost. Check your network, then tap Pay again: you will not be charged twice.',
+  // Account safety, language and time (issue 46).
+  'nav.settings': 'Settings',
+  'settings.title': 'Account settings',
+  'settings.timeZone': 'Time zone',
+  'settings.timeZoneHint':
+    'Times on every page of this account are shown in this zone, with the UTC time on hover.',
+  'settings.timeZoneInvalid': 'Choose a time zone from the list.',
+  'settings.timeZoneSaved': 'Times are now shown in {zone}.',
+  'settings.save': 'Save',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -411,4 +411,13 @@ export const fr: Messages = {
   'checkout.noOperator': 'Choisissez votre opérateur : MTN Mobile Money ou Orange Money.',
   'checkout.offline':
     'La connexion a été perdue. Vérifiez votre réseau, puis touchez Payer à nouveau : vous ne serez pas débité deux fois.',
+  // Account safety, language and time (issue 46).
+  'nav.settings': 'Paramètres',
+  'settings.title': 'Paramètres du compte',
+  'settings.timeZone': 'Fuseau horaire',
+  'settings.timeZoneHint':
+    'Les heures de toutes les pages de ce compte sont affichées dans ce fuseau, avec l’heure UTC au survol.',
+  'settings.timeZoneInvalid': 'Choisissez un fuseau horaire dans la liste.',
+  'settings.timeZoneSaved': 'Les heures sont désormais affichées dans le fuseau {zone}.',
+  'settings.save': 'Enregistrer',
 };

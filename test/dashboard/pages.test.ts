@@ -48,6 +48,7 @@ const pages: Array<[name: string, path: () => string]> = [
   ['users', () => '/dashboard/test/users'],
   ['live-overview', () => '/dashboard/live'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
+  ['settings', () => '/dashboard/test/settings'],
 ];
 
 type Size = 'desktop' | 'phone';
