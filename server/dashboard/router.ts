@@ -32,7 +32,7 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const publicPaths = /^\/(sign-in|welcome\/[^/]+|language\/[a-z]{2})$/;
+const publicPaths = /^\/(sign-in|forgot-password|welcome\/[^/]+|reset\/[^/]+|language\/[a-z]{2})$/;
 
 /** Pages behind sign-in: without a valid session, back to the sign-in page. */
 const requireSignedIn: RequestHandler = (req, res, next) => {

@@ -125,6 +125,7 @@ const pages: Array<[name: string, path: () => string]> = [
   ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
   ['settings', () => '/dashboard/test/settings'],
+  ['forgot-password', () => '/dashboard/forgot-password'],
 ];
 
 describe('every dashboard page in French', () => {

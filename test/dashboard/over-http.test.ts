@@ -370,7 +370,9 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect((await client.request('/dashboard/test/payments')).status).toBe(200);
     server.clock.advance(sessionIdleMs + 1000);
     const ended = await client.request('/dashboard/test/payments');
-    expect(ended.headers.get('location')).toBe('/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments');
+    expect(ended.headers.get('location')).toBe(
+      '/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments',
+    );
     const signInPage = await client.follow(ended);
     expect(signInPage.status).toBe(200);
     expect(signInPage.html).toContain('Your session has ended. Sign in again.');
@@ -386,7 +388,9 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     server.clock.advance(step);
     const ended = await client.request('/dashboard/test/payments');
     expect(ended.status).toBe(303);
-    expect(ended.headers.get('location')).toBe('/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments');
+    expect(ended.headers.get('location')).toBe(
+      '/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments',
+    );
   });
 
   it('signs out on every device at once', async () => {

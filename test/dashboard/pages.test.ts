@@ -49,6 +49,7 @@ const pages: Array<[name: string, path: () => string]> = [
   ['live-overview', () => '/dashboard/live'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
   ['settings', () => '/dashboard/test/settings'],
+  ['forgot-password', () => '/dashboard/forgot-password'],
 ];
 
 type Size = 'desktop' | 'phone';
