@@ -8,7 +8,16 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseChromium, sharedChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { addUser, desktop, httpSignIn, openPage, origin, password, signInAnyLanguage } from './support.js';
+import {
+  addUser,
+  desktop,
+  httpSignIn,
+  openPage,
+  origin,
+  password,
+  signInAnyLanguage,
+  signInForm,
+} from './support.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -24,7 +33,7 @@ afterAll(async () => {
 
 /** Posts the sign-in form with a `next` field, as a forged link's page would. */
 async function signInWithNext(email: string, next: string): Promise<Response> {
-  const { preCookie, token } = await httpSignIn(server, 'nobody@shop.example', 'x');
+  const { preCookie, token } = await signInForm(server);
   return fetch(`${origin(server)}/dashboard/sign-in`, {
     method: 'POST',
     redirect: 'manual',

@@ -21,7 +21,7 @@ import { runAdmin } from '../support/admin.js';
 import { releaseChromium, sharedChromium } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { type SmtpServer, startSmtpServer } from '../support/smtp-server.js';
-import { addUser, desktop, httpSignIn, openPage, origin, password } from './support.js';
+import { addUser, desktop, httpSignIn, openPage, origin, password, signInForm } from './support.js';
 
 let smtp: SmtpServer;
 /** A server that mails its links. */
@@ -50,7 +50,7 @@ const newPassword = 'a brand new passphrase';
 
 /** Asks for a link over HTTP as a browser would; the answer's status and its words. */
 async function askForLink(server: TestServer, email: string) {
-  const { preCookie, token } = await httpSignIn(server, 'nobody@shop.example', 'x');
+  const { preCookie, token } = await signInForm(server);
   const response = await fetch(`${origin(server)}/dashboard/forgot-password`, {
     method: 'POST',
     redirect: 'manual',

@@ -175,6 +175,14 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** The sign-in form's pre-session cookie and anti-forgery token, as a browser gets them, without signing in. */
+export async function signInForm(server: TestServer) {
+  const form = await fetch(`${origin(server)}/dashboard/sign-in`);
+  const preCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  return { preCookie, token };
+}
+
 /** Signs in without a browser (for tests of many requests); returns the Cookie header to send. */
 export async function httpSignIn(server: TestServer | string, email: string, secret = password) {
   const base = typeof server === 'string' ? server : origin(server);
