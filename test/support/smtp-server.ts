@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:net';
 
-export interface ReceivedMail {
+interface ReceivedMail {
   /** The envelope's sender and recipient, and the AUTH PLAIN identity if one was given. */
   from: string;
   to: string;
