@@ -123,6 +123,17 @@ describe('the reset link, mailed', () => {
     expect((await askForLink(mailed, 'ghost@shop.example')).status).toBe(200);
   });
 
+  it('refuses an 11th request from one address within the hour (429), whatever the emails', async () => {
+    // A window of its own: the other tests' requests came from this address too.
+    mailed.clock.advance(61 * 60_000);
+    for (let i = 0; i < 10; i++) {
+      expect((await askForLink(mailed, `someone-${i}@shop.example`)).status).toBe(200);
+    }
+    expect((await askForLink(mailed, 'someone-else@shop.example')).status).toBe(429);
+    mailed.clock.advance(61 * 60_000);
+    expect((await askForLink(mailed, 'someone-else@shop.example')).status).toBe(200);
+  });
+
   it('refuses a new password that is too short or common, as at user creation', async () => {
     const email = await addUser(mailed, 'developer');
     const link = await createResetLink(mailed.service.deps.store, email, mailed.clock.now());
