@@ -1,3 +1,4 @@
+import { parseSmtpSettings, type SmtpConfig } from './mail/smtp.js';
 import type { MtnMomoConfig } from './operators/mtn-momo/mtn-momo-operator.js';
 import type { OrangeMoneyConfig } from './operators/orange-money/orange-money-operator.js';
 import { parseSecretsKey } from './storage/secret-box.js';
@@ -18,6 +19,11 @@ export interface Config {
   publicUrl: string;
   /** No PUBLIC_URL was given: links use the address the server listens on. */
   publicUrlFromListener: boolean;
+  /**
+   * Where password reset links are mailed (SMTP_URL and SMTP_FROM); null without them, and the
+   * links come from `npm run admin -- reset-link` instead.
+   */
+  mail: SmtpConfig | null;
   nodeEnv: 'development' | 'test' | 'production';
   validateResponses: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -182,6 +188,23 @@ function proxyHeader(raw: string | undefined, problems: string[]): string | null
   return raw.toLowerCase();
 }
 
+/** SMTP_URL and SMTP_FROM, both or neither. */
+function mailSettings(env: Env, problems: string[]): SmtpConfig | null {
+  const url = env.SMTP_URL || '';
+  const from = env.SMTP_FROM || '';
+  if (!url && !from) return null;
+  if (!url || !from) {
+    problems.push('SMTP_URL and SMTP_FROM go together: set both, or neither (no mail is sent)');
+    return null;
+  }
+  const settings = parseSmtpSettings(url, from, 15_000);
+  if (typeof settings === 'string') {
+    problems.push(settings);
+    return null;
+  }
+  return settings;
+}
+
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
 
@@ -232,6 +255,7 @@ export function loadConfig(env: Env): Config {
     database: null,
     publicUrl,
     publicUrlFromListener: !env.PUBLIC_URL,
+    mail: mailSettings(env, problems),
     nodeEnv,
     validateResponses: bool('VALIDATE_RESPONSES', nodeEnv !== 'production'),
     logLevel: oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [

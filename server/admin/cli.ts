@@ -8,7 +8,12 @@ import { parseArgs } from 'node:util';
 import { currencyValues } from '../../generated/openapi.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createAccount, resetKeys } from '../domain/accounts.js';
-import { createDashboardUser, roles } from '../domain/dashboard-users.js';
+import {
+  createDashboardUser,
+  createResetLink,
+  resetLinkLifetimeMs,
+  roles,
+} from '../domain/dashboard-users.js';
 import { triggerTestEvent } from '../domain/dashboard-webhooks.js';
 import { ApiError } from '../domain/errors.js';
 import { randomBase62 } from '../domain/ids.js';
@@ -31,6 +36,10 @@ Commands:
   create-user --account <api_user> --email <email> [--role owner|developer|viewer] [--password]
       Creates a dashboard user (default role: owner) and prints a one-time link, valid 7 days,
       where they choose their password. --password prints a generated initial password instead.
+  reset-link <email>
+      Prints a one-time link where the dashboard user of that email chooses a new password:
+      valid 30 minutes, once; it replaces their earlier reset links, and using it signs out
+      every session of theirs. The way to reset a password where no mail is configured.
   list-accounts [--json]
       Lists every account: its id, name, API user, default currency and creation time.
   sandbox-credentials [--rotate] [--json]
@@ -198,6 +207,16 @@ const commands: Record<string, (context: CommandContext) => Promise<void>> = {
       if (err instanceof ApiError) fail(err.message);
       throw err;
     }
+  },
+  'reset-link': async ({ args: rest, config, store }) => {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+    const [email] = positionals;
+    if (!email || positionals.length !== 1) fail('reset-link needs the email of a dashboard user.');
+    const reset = await createResetLink(store, email, Date.now());
+    if (!reset) fail(`No dashboard user has the email ${email}.`);
+    console.log(
+      `One-time link for ${reset.user.email} to choose a new password (valid ${resetLinkLifetimeMs / 60_000} minutes):\n  ${config.publicUrl}/dashboard/reset/${reset.token}`,
+    );
   },
   'list-accounts': async ({ args: rest, store }) => {
     const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });

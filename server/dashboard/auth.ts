@@ -1,10 +1,10 @@
 import type { DashboardRole } from '../storage/rows.js';
 
 /** What a dashboard user may do, by role: owners everything, developers the integration, viewers read. */
-export type Permission = 'read' | 'keys' | 'webhooks' | 'refund' | 'users';
+export type Permission = 'read' | 'keys' | 'webhooks' | 'refund' | 'users' | 'settings';
 
 const grants: Record<DashboardRole, readonly Permission[]> = {
-  owner: ['read', 'keys', 'webhooks', 'refund', 'users'],
+  owner: ['read', 'keys', 'webhooks', 'refund', 'users', 'settings'],
   developer: ['read', 'keys', 'webhooks'],
   viewer: ['read'],
 };

@@ -5,7 +5,7 @@ import type { Deps } from '../domain/context.js';
 import { ApiError, fromStorage } from '../domain/errors.js';
 import type { Translator } from '../i18n/translator.js';
 import { csrfField, requireCsrfToken } from './csrf.js';
-import { localize, refusal, translatorOf } from './i18n.js';
+import { dashboardPath, localize, refusal, translatorOf } from './i18n.js';
 import { authRoutes } from './routes/auth.js';
 import { bankBatchRoutes } from './routes/bank-batches.js';
 import { renderErrorPage } from './routes/context.js';
@@ -13,6 +13,7 @@ import { keyRoutes } from './routes/keys.js';
 import { languageRoutes } from './routes/language.js';
 import { logRoutes } from './routes/logs.js';
 import { moneyRoutes } from './routes/money.js';
+import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { loadSession, readCookie, sessionCookie } from './session.js';
@@ -31,7 +32,7 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const publicPaths = /^\/(sign-in|welcome\/[^/]+|language\/[a-z]{2})$/;
+const publicPaths = /^\/(sign-in|forgot-password|welcome\/[^/]+|reset\/[^/]+|language\/[a-z]{2})$/;
 
 /** Pages behind sign-in: without a valid session, back to the sign-in page. */
 const requireSignedIn: RequestHandler = (req, res, next) => {
@@ -39,7 +40,13 @@ const requireSignedIn: RequestHandler = (req, res, next) => {
   if (req.path === '/sign-out' || req.path === '/sign-out-everywhere')
     return res.redirect(303, '/dashboard/sign-in');
   const hadSession = readCookie(req, sessionCookie) !== undefined;
-  res.redirect(303, `/dashboard/sign-in${hadSession ? '?ended=1' : ''}`);
+  // A page asked for by its address comes back after sign-in (only a path of this dashboard).
+  const asked = req.method === 'GET' && req.path !== '/' ? dashboardPath(req.originalUrl) : undefined;
+  const query = new URLSearchParams({
+    ...(hadSession ? { ended: '1' } : {}),
+    ...(asked ? { next: asked } : {}),
+  }).toString();
+  res.redirect(303, `/dashboard/sign-in${query ? `?${query}` : ''}`);
 };
 
 /**
@@ -81,6 +88,7 @@ export function dashboardRoutes(deps: Deps): Router {
       keyRoutes(deps, mode),
       logRoutes(deps, mode),
       userRoutes(deps, mode),
+      settingsRoutes(deps, mode),
     );
   }
 

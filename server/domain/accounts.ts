@@ -492,3 +492,26 @@ export async function listKeys(
 ) {
   return deps.store.read(async (tx) => tx.accounts.listKeys(caller.accountId, caller.mode, page));
 }
+
+/** The IANA time zones an account may show its times in: those this runtime knows. */
+export function timeZones(): string[] {
+  return Intl.supportedValuesOf('timeZone');
+}
+
+/**
+ * Sets the time zone the account's dashboard shows times in (decision 0036); refused unless it
+ * is one of `timeZones()`.
+ */
+export async function setTimeZone(deps: Deps, accountId: string, timeZone: string): Promise<void> {
+  if (!timeZones().includes(timeZone)) {
+    throw new ApiError(400, 'invalid_field', 'Choose a time zone from the list.', { param: 'time_zone' });
+  }
+  await write(deps, updateTimeZone, { accountId, timeZone });
+}
+
+const updateTimeZone = defineUnit(
+  import.meta.url,
+  'accounts.set-time-zone',
+  async (tx, a: { accountId: string; timeZone: string }): Promise<void> =>
+    tx.accounts.setTimeZone(a.accountId, a.timeZone),
+);

@@ -6,8 +6,14 @@
  */
 import { createHash, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { apiPermissionValues } from '../../generated/openapi.js';
-import type { AccountRow, DashboardRole, DashboardSessionRow, DashboardUserRow } from '../storage/rows.js';
-import type { Store } from '../storage/store.js';
+import type {
+  AccountRow,
+  DashboardLinkPurpose,
+  DashboardRole,
+  DashboardSessionRow,
+  DashboardUserRow,
+} from '../storage/rows.js';
+import type { Store, Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
@@ -22,6 +28,16 @@ export const sessionIdleMs = 30 * 60 * 1000;
 export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
 /** Invitation and set-password links work once, within this time. */
 const linkLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+/** A reset link works once, within this time, until a newer one or a password change. */
+export const resetLinkLifetimeMs = 30 * 60 * 1000;
+/** Reset requests counted over this window... */
+const resetWindowMs = 60 * 60 * 1000;
+/** ...refuse further requests for one email (from any address) after this many, */
+export const maxResetsPerEmail = 3;
+/** ...and from one client address (for any email) after this many. */
+const maxResetsPerClient = 10;
+/** Reset requests are kept this long, then deleted. */
+const resetRecordsKeptMs = 24 * 60 * 60 * 1000;
 /** Sign-in failures counted over this window... */
 const signInWindowMs = 15 * 60 * 1000;
 /** ...refuse further attempts for one email from one client address after this many, */
@@ -344,18 +360,27 @@ const storeFlash = defineUnit(
     tx.dashboard.setFlash(a.tokenHash, a.message),
 );
 
-/** The user a one-time link is for, while it is unused and unexpired. */
-export async function findLink(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
-  const user = await linkUser(deps, token);
+/** The user a one-time link of `purpose` is for, while it is unused and unexpired. */
+export async function findLink(
+  deps: Deps,
+  token: string,
+  purpose: DashboardLinkPurpose = 'invitation',
+): Promise<DashboardUserRow | undefined> {
+  const user = await linkUser(deps, token, purpose);
   return user && shown(user);
 }
 
-async function linkUser(deps: Deps, token: string): Promise<DashboardUserRow | undefined> {
+async function linkUser(
+  deps: Deps,
+  token: string,
+  purpose: DashboardLinkPurpose,
+): Promise<DashboardUserRow | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const now = deps.clock.now();
   return deps.store.read(async (tx) => {
     const link = await tx.dashboard.link(tokenHash(token));
-    if (!link || link.used_at !== null || link.expires_at <= now) return undefined;
+    if (!link || link.purpose !== purpose || link.used_at !== null || link.expires_at <= now)
+      return undefined;
     return tx.dashboard.user(link.user_id);
   });
 }
@@ -371,7 +396,7 @@ export async function acceptLink(
 ): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: string }> {
   const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
-  const user = await linkUser(deps, token);
+  const user = await linkUser(deps, token, 'invitation');
   if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
   // Hashed in either case below, so the time taken does not tell a concealed invitation apart.
   const hashed = await hashSlots.run(() => hashPassword(password));
@@ -389,8 +414,9 @@ export async function acceptLink(
 }
 
 /**
- * Marks a one-time link used, sets its user's password and ends their sessions; false, with
- * nothing written, when the link was already used.
+ * Marks a one-time link used, sets its user's password, ends their sessions and spends their
+ * other links (a password change ends every reset link); false, with nothing written, when the
+ * link was already used.
  */
 const useLink = defineUnit(
   import.meta.url,
@@ -402,9 +428,115 @@ const useLink = defineUnit(
     if (!(await tx.dashboard.useLink(a.tokenHash, a.now))) return false;
     await tx.dashboard.setPassword(a.userId, a.hash, a.salt);
     await tx.dashboard.revokeUserSessions(a.userId, a.now);
+    await tx.dashboard.spendUserLinks(a.userId, a.now);
     return true;
   },
 );
+
+/**
+ * A reset link for the user of `email`, printed by `npm run admin -- reset-link` or mailed;
+ * undefined when no user has that email. It spends the user's earlier reset links.
+ */
+export async function createResetLink(
+  store: Store,
+  email: string,
+  now: number,
+): Promise<{ user: DashboardUserRow; token: string } | undefined> {
+  const token = newToken();
+  const address = normaliseEmail(email) ?? email.trim().toLowerCase();
+  const user = await write(storeAt(store, now), insertResetLink, {
+    email: address,
+    tokenHash: tokenHash(token),
+    now,
+  });
+  return user && { user, token };
+}
+
+/** A new reset link for the user, in a unit of work: their earlier unused ones are spent. */
+async function replaceResetLinks(tx: Tx, userId: string, hash: Buffer, now: number): Promise<void> {
+  for (const link of await tx.dashboard.unusedResetLinks(userId)) await tx.dashboard.useLink(link, now);
+  await tx.dashboard.insertLink(hash, userId, now, now + resetLinkLifetimeMs, 'reset');
+}
+
+/** The reset link, when the email is a user's; the user's earlier unused reset links are spent. */
+const insertResetLink = defineUnit(
+  import.meta.url,
+  'dashboard.insert-reset-link',
+  async (tx, a: { email: string; tokenHash: Buffer; now: number }): Promise<DashboardUserRow | undefined> => {
+    const user = await tx.dashboard.userByEmail(a.email);
+    if (user) await replaceResetLinks(tx, user.id, a.tokenHash, a.now);
+    return user;
+  },
+);
+
+export type ResetRequest =
+  | { ok: true; sent?: { email: string; token: string } }
+  | { ok: false; reason: 'locked' };
+
+/**
+ * Someone asks for a reset link by email, on the sign-in page. The answer never says whether
+ * the email is a user's: the request is counted and checked against its limits (per email, per
+ * client address) in one transaction that also writes the link when there is a user, so both
+ * cases cost one transaction; the caller sends the mail after answering. `sent` is what to mail.
+ */
+export async function requestReset(
+  deps: Deps,
+  input: { email: string; client: string },
+): Promise<ResetRequest> {
+  const email = normaliseEmail(input.email) ?? input.email.trim().toLowerCase().slice(0, 254);
+  const token = newToken();
+  const outcome = await write(deps, reserveReset, {
+    email,
+    client: input.client,
+    tokenHash: tokenHash(token),
+    now: deps.clock.now(),
+  });
+  deps.logger.info(
+    { event: 'dashboard_reset_request', client: input.client, locked: outcome === 'locked' },
+    'dashboard password reset requested',
+  );
+  if (outcome === 'locked') return { ok: false, reason: 'locked' };
+  return outcome === 'sent' ? { ok: true, sent: { email, token } } : { ok: true };
+}
+
+const reserveReset = defineUnit(
+  import.meta.url,
+  'dashboard.request-reset',
+  async (
+    tx,
+    a: { email: string; client: string; tokenHash: Buffer; now: number },
+  ): Promise<'locked' | 'sent' | 'nobody'> => {
+    const recent = await tx.dashboard.recentResetRequests(a.email, a.client, a.now - resetWindowMs);
+    if (recent.email >= maxResetsPerEmail || recent.client >= maxResetsPerClient) return 'locked';
+    await tx.dashboard.recordResetRequest(a.email, a.client, a.now);
+    await tx.dashboard.purgeResetRequests(a.now - resetRecordsKeptMs);
+    const user = await tx.dashboard.userByEmail(a.email);
+    if (!user) return 'nobody';
+    await replaceResetLinks(tx, user.id, a.tokenHash, a.now);
+    return 'sent';
+  },
+);
+
+/**
+ * Uses a reset link: sets the new password (the rules of a first password), ends every session
+ * of the user and spends the link and the user's other links; the user then signs in anew.
+ */
+export async function resetPassword(
+  deps: Deps,
+  token: string,
+  password: string,
+): Promise<{ ok: true; user: DashboardUserRow } | { ok: false; problem: string }> {
+  const problem = passwordProblem(password);
+  if (problem) return { ok: false, problem };
+  const user = await linkUser(deps, token, 'reset');
+  if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
+  const hashed = await hashSlots.run(() => hashPassword(password));
+  if (hashed === busy) return { ok: false, problem: 'Too many sign-ins at once: try again in a moment.' };
+  const now = deps.clock.now();
+  const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, ...hashed, now });
+  if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
+  return { ok: true, user };
+}
 
 /** Marks a one-time link used, and nothing else. */
 const spendLink = defineUnit(

@@ -49,12 +49,12 @@ function rawPath(originalUrl: string): string {
 
 /**
  * Paths that carry a secret, and the part of each that is one: a hosted checkout's token (it
- * lets anyone pay the payment and read it), a dashboard invitation's one-time link, and an
+ * lets anyone pay the payment and read it), a dashboard invitation's or reset's one-time link, and an
  * operator callback's reference (with the movement's id, what makes a callback act). Case does
  * not matter: Express serves `/Checkout/...` as `/checkout/...`.
  */
 const secretInPath =
-  /^(\/+(?:checkout|dashboard\/+welcome|operator-callbacks\/+[^/]+(?:\/+[a-z]+_[0-9A-Za-z]{24}(?=\/))?)\/+)[^/]+/i;
+  /^(\/+(?:checkout|dashboard\/+(?:welcome|reset)|operator-callbacks\/+[^/]+(?:\/+[a-z]+_[0-9A-Za-z]{24}(?=\/))?)\/+)[^/]+/i;
 
 /**
  * A request's path as the logs keep it (the process log's `request` lines, the call log, error

@@ -443,6 +443,33 @@ export const en = {
   'operatorError.http_4xx': 'Request refused',
   'operatorError.http_5xx': 'Operator error',
   'operatorError.bad_response': 'Unreadable answer',
+  // Account safety, language and time (issue 46).
+  'nav.settings': 'Settings',
+  'settings.title': 'Account settings',
+  'settings.timeZone': 'Time zone',
+  'settings.timeZoneHint':
+    'Times on every page of this account are shown in this zone, with the UTC time on hover.',
+  'settings.timeZoneInvalid': 'Choose a time zone from the list.',
+  'settings.timeZoneSaved': 'Times are now shown in {zone}.',
+  'settings.save': 'Save',
+  'signIn.forgot': 'Forgot password?',
+  'signIn.passwordChanged': 'Your password was changed and every session ended. Sign in with the new one.',
+  'forgot.title': 'Reset your password',
+  'forgot.askAdmin':
+    'This server sends no mail: ask your administrator for a link to choose a new password. They print one with {command}.',
+  'forgot.intro': 'Enter the email you sign in with: we send it a link to choose a new password.',
+  'forgot.submit': 'Send the link',
+  'forgot.sent':
+    'If a user of the dashboard has this email, a link is on its way. It works once, for 30 minutes.',
+  'forgot.locked': 'Too many requests for a link. Wait an hour before asking again.',
+  'forgot.back': 'Back to sign-in',
+  'reset.title': 'Choose a new password',
+  'reset.for': 'New password for {email}.',
+  'reset.submit': 'Change the password',
+  'reset.invalid': 'It has expired, was already used, or a newer link was sent. Ask for a new one.',
+  'resetMail.subject': 'Reset your dashboard password',
+  'resetMail.body':
+    'Someone, you we hope, asked to reset the password of your dashboard account.\n\nOpen this link to choose a new one (it works once, for {minutes} minutes):\n{link}\n\nIf it was not you, ignore this mail: your password stays as it is.',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -433,4 +433,33 @@ export const fr: Messages = {
   'operatorError.http_4xx': 'Requête refusée',
   'operatorError.http_5xx': 'Erreur de l’opérateur',
   'operatorError.bad_response': 'Réponse illisible',
+  // Account safety, language and time (issue 46).
+  'nav.settings': 'Paramètres',
+  'settings.title': 'Paramètres du compte',
+  'settings.timeZone': 'Fuseau horaire',
+  'settings.timeZoneHint':
+    'Les heures de toutes les pages de ce compte sont affichées dans ce fuseau, avec l’heure UTC au survol.',
+  'settings.timeZoneInvalid': 'Choisissez un fuseau horaire dans la liste.',
+  'settings.timeZoneSaved': 'Les heures sont désormais affichées dans le fuseau {zone}.',
+  'settings.save': 'Enregistrer',
+  'signIn.forgot': 'Mot de passe oublié ?',
+  'signIn.passwordChanged':
+    'Votre mot de passe a été changé et toutes vos sessions ont pris fin. Connectez-vous avec le nouveau.',
+  'forgot.title': 'Réinitialiser votre mot de passe',
+  'forgot.askAdmin':
+    'Ce serveur n’envoie pas de courriel : demandez à votre administrateur un lien pour choisir un nouveau mot de passe. Il l’obtient avec {command}.',
+  'forgot.intro':
+    'Saisissez l’adresse avec laquelle vous vous connectez : nous y envoyons un lien pour choisir un nouveau mot de passe.',
+  'forgot.submit': 'Envoyer le lien',
+  'forgot.sent':
+    'Si un utilisateur du tableau de bord a cette adresse, un lien est en route. Il fonctionne une fois, pendant 30 minutes.',
+  'forgot.locked': 'Trop de demandes de lien. Attendez une heure avant de redemander.',
+  'forgot.back': 'Retour à la connexion',
+  'reset.title': 'Choisir un nouveau mot de passe',
+  'reset.for': 'Nouveau mot de passe pour {email}.',
+  'reset.submit': 'Changer le mot de passe',
+  'reset.invalid': 'Il a expiré, a déjà servi, ou un lien plus récent a été envoyé. Demandez-en un nouveau.',
+  'resetMail.subject': 'Réinitialisez votre mot de passe du tableau de bord',
+  'resetMail.body':
+    'Quelqu’un, vous sans doute, a demandé à réinitialiser le mot de passe de votre compte du tableau de bord.\n\nOuvrez ce lien pour en choisir un nouveau (il fonctionne une fois, pendant {minutes} minutes) :\n{link}\n\nSi ce n’était pas vous, ignorez ce courriel : votre mot de passe reste inchangé.',
 };

@@ -357,4 +357,8 @@ export interface DashboardLinkRow {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** An invitation sets a first password and signs in; a reset sets a new one and signs out. */
+  purpose: DashboardLinkPurpose;
 }
+
+export type DashboardLinkPurpose = 'invitation' | 'reset';

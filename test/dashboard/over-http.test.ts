@@ -319,7 +319,7 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect(signedOut.headers.get('location')).toBe('/dashboard/sign-in');
     expect(client.cookie).toBe('');
     const replayed = await new Client(cookie).request('/dashboard/test');
-    expect(replayed.headers.get('location')).toBe('/dashboard/sign-in?ended=1');
+    expect(replayed.headers.get('location')).toBe('/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest');
   });
 
   it('refuses a wrong password and an unknown email with the same message, and stays signed out', async () => {
@@ -336,7 +336,7 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect(client.cookie).not.toContain('dash_session');
     const page = await client.request('/dashboard/test/payments');
     expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe('/dashboard/sign-in');
+    expect(page.headers.get('location')).toBe('/dashboard/sign-in?next=%2Fdashboard%2Ftest%2Fpayments');
   });
 
   it(`after ${maxFailuresPerPair} failures for one email from one address, refuses even the right password (429), and the refused attempt does not extend the lock`, async () => {
@@ -370,7 +370,9 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect((await client.request('/dashboard/test/payments')).status).toBe(200);
     server.clock.advance(sessionIdleMs + 1000);
     const ended = await client.request('/dashboard/test/payments');
-    expect(ended.headers.get('location')).toBe('/dashboard/sign-in?ended=1');
+    expect(ended.headers.get('location')).toBe(
+      '/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments',
+    );
     const signInPage = await client.follow(ended);
     expect(signInPage.status).toBe(200);
     expect(signInPage.html).toContain('Your session has ended. Sign in again.');
@@ -386,7 +388,9 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     server.clock.advance(step);
     const ended = await client.request('/dashboard/test/payments');
     expect(ended.status).toBe(303);
-    expect(ended.headers.get('location')).toBe('/dashboard/sign-in?ended=1');
+    expect(ended.headers.get('location')).toBe(
+      '/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments',
+    );
   });
 
   it('signs out on every device at once', async () => {
@@ -401,7 +405,7 @@ describe('dashboard sign-in (sign-in.test.ts)', () => {
     expect((await new Client(laptopCookie).request('/dashboard/test')).status).toBe(303);
     const other = await phone.request('/dashboard/test');
     expect(other.status).toBe(303);
-    expect(other.headers.get('location')).toBe('/dashboard/sign-in?ended=1');
+    expect(other.headers.get('location')).toBe('/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest');
   });
 
   it('refuses a form with a forged CSRF token (403) and changes nothing', async () => {

@@ -103,7 +103,9 @@ describe('dashboard sign-in', () => {
     server.clock.advance(step);
     const ended = await get();
     expect(ended.status).toBe(303);
-    expect(ended.headers.get('location')).toBe('/dashboard/sign-in?ended=1');
+    expect(ended.headers.get('location')).toBe(
+      '/dashboard/sign-in?ended=1&next=%2Fdashboard%2Ftest%2Fpayments',
+    );
   });
 
   it('signs out on every device at once', async () => {

@@ -200,6 +200,8 @@ export function everyPage(
     ['bank-batch', () => `/dashboard/test/bank-batches/${ids.bankBatch}`],
     ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
     ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
+    ['settings', () => '/dashboard/test/settings'],
+    ['forgot-password', () => '/dashboard/forgot-password'],
   ];
   return [
     ...pages.map(([name, path]): [string, () => string, number] => [name, path, 200]),
@@ -226,6 +228,14 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations;
   })) as AxeViolation[];
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** The sign-in form's pre-session cookie and anti-forgery token, as a browser gets them, without signing in. */
+export async function signInForm(server: TestServer) {
+  const form = await fetch(`${origin(server)}/dashboard/sign-in`);
+  const preCookie = (form.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  return { preCookie, token };
 }
 
 /** Signs in without a browser (for tests of many requests); returns the Cookie header to send. */

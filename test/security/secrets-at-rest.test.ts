@@ -312,6 +312,10 @@ async function storedKeys(server: TestServer): Promise<string[]> {
 /** The SQLite file of `server` (closed) as the versions before migration 009 left it. */
 async function undoMigration9(server: TestServer): Promise<void> {
   for (const statement of [
+    // Migration 016's table, index and column, gone.
+    'DROP TABLE dashboard_reset_requests',
+    'DROP INDEX dashboard_links_by_user',
+    'ALTER TABLE dashboard_links DROP COLUMN purpose',
     // Migration 013's column, gone.
     'ALTER TABLE accounts DROP COLUMN time_zone',
     // Migration 012's tables, gone, and on PostgreSQL its columns of payouts (SQLite's 012

@@ -6,7 +6,7 @@
  * Against a real listener, on either engine: the logs are read after the requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardUser } from '../../server/domain/dashboard-users.js';
+import { createDashboardUser, createResetLink } from '../../server/domain/dashboard-users.js';
 import { addUser, httpSignIn, origin } from '../dashboard/support.js';
 import { queryRows } from '../support/database.js';
 import { createService } from '../support/fixtures.js';
@@ -77,6 +77,20 @@ describe('secrets in paths are redacted from the logs', () => {
     const logs = await everyLog();
     expect(logs.process).toContain('"path":"/dashboard/welcome/[REDACTED]"');
     expect(logs.calls).toContain('/dashboard/welcome/[REDACTED]');
+    expect(logs.process).not.toContain(token);
+    expect(logs.calls).not.toContain(token);
+  });
+
+  it("a dashboard password reset's one-time link is in neither log", async () => {
+    const email = await addUser(server, 'viewer');
+    const reset = await createResetLink(server.service.deps.store, email, server.clock.now());
+    const token = reset?.token as string;
+    const base = origin(server);
+    expect((await fetch(`${base}/dashboard/reset/${token}`)).status).toBe(200);
+    expect((await fetch(`${base}/dashboard/RESET/${token}`)).status).toBe(200);
+    const logs = await everyLog();
+    expect(logs.process).toContain('"path":"/dashboard/reset/[REDACTED]"');
+    expect(logs.process).toContain('"path":"/dashboard/RESET/[REDACTED]"');
     expect(logs.process).not.toContain(token);
     expect(logs.calls).not.toContain(token);
   });

@@ -61,7 +61,7 @@ describe('PostgreSQL migrations', () => {
       .filter((file) => /^\d{3}_.+\.sql$/.test(file))
       .map((file) => Number(file.slice(0, 3)))
       .sort((a, b) => a - b);
-    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]);
     expect(runs.map((applied) => applied.length).sort()).toEqual([0, history.length]);
     expect(runs.flat()).toEqual(history);
     const { rows } = await first.query('SELECT version FROM schema_migrations ORDER BY version');

@@ -1,11 +1,28 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/context.js';
-import { acceptLink, findLink, signIn, signOut, signOutEverywhere } from '../../domain/dashboard-users.js';
+import {
+  acceptLink,
+  findLink,
+  requestReset,
+  resetLinkLifetimeMs,
+  resetPassword,
+  signIn,
+  signOut,
+  signOutEverywhere,
+} from '../../domain/dashboard-users.js';
 import { clientAddress } from '../../http/client-address.js';
+import type { Translator } from '../../i18n/translator.js';
+import { sendMail } from '../../mail/smtp.js';
 import { csrfTokenFor } from '../csrf.js';
-import { translatorOf } from '../i18n.js';
+import { dashboardPath, translatorOf } from '../i18n.js';
 import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
-import { linkInvalidPage, setPasswordPage, signInPage } from '../views/auth.js';
+import {
+  forgotPasswordPage,
+  linkInvalidPage,
+  resetPasswordPage,
+  setPasswordPage,
+  signInPage,
+} from '../views/auth.js';
 import { bodyOf, plainContext, sendHtml } from './context.js';
 
 /** How a refused sign-in answers. */
@@ -20,14 +37,22 @@ export function authRoutes(deps: Deps): Router {
   const router = Router();
 
   router.get('/sign-in', (req, res) => {
-    if (req.dashboard) return res.redirect(303, '/dashboard/test');
-    const ended = req.query.ended === '1' ? translatorOf(res).t('signIn.ended') : undefined;
-    sendHtml(res, 200, signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), ended));
+    const next = dashboardPath(req.query.next);
+    if (req.dashboard) return res.redirect(303, next ?? '/dashboard/test');
+    const t = translatorOf(res);
+    const ended = req.query.ended === '1' ? t.t('signIn.ended') : undefined;
+    const notice = req.query.reset === '1' ? t.t('signIn.passwordChanged') : undefined;
+    sendHtml(
+      res,
+      200,
+      signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), { error: ended, notice, next }),
+    );
   });
 
   router.post('/sign-in', async (req, res) => {
     const body = bodyOf(req);
     const email = (body.email ?? '').slice(0, 254);
+    const next = dashboardPath(body.next);
     const result = await signIn(deps, {
       email,
       password: body.password ?? '',
@@ -40,13 +65,13 @@ export function authRoutes(deps: Deps): Router {
       return sendHtml(
         res,
         status,
-        signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), refusal, email),
+        signInPage(plainContext(req, res), csrfTokenFor(deps, req, res), { error: refusal, email, next }),
       );
     }
     req.context.dashboardUserId = result.user.id;
     clearCookie(deps, req, res, preSessionCookie);
     startSessionCookie(deps, req, res, result.session.token);
-    res.redirect(303, '/dashboard/test');
+    res.redirect(303, next ?? '/dashboard/test');
   });
 
   router.post('/sign-out', async (req, res) => {
@@ -86,5 +111,64 @@ export function authRoutes(deps: Deps): Router {
     res.redirect(303, '/dashboard/test');
   });
 
+  router.get('/forgot-password', (req, res) => {
+    const mail = deps.config.mail !== null;
+    sendHtml(res, 200, forgotPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), { mail }));
+  });
+
+  router.post('/forgot-password', async (req, res) => {
+    const t = translatorOf(res);
+    const pc = plainContext(req, res);
+    if (deps.config.mail === null) return sendHtml(res, 404, forgotPasswordPage(pc, '', { mail: false }));
+    const result = await requestReset(deps, {
+      email: (bodyOf(req).email ?? '').slice(0, 254),
+      client: clientAddress(req, deps.config.trustProxy),
+    });
+    if (!result.ok) {
+      const csrf = csrfTokenFor(deps, req, res);
+      return sendHtml(res, 429, forgotPasswordPage(pc, csrf, { mail: true, error: t.t('forgot.locked') }));
+    }
+    // Sent after the answer, which is the same whether or not the email is a user's.
+    if (result.sent) mailResetLink(deps, t, result.sent);
+    sendHtml(res, 200, forgotPasswordPage(pc, '', { mail: true, sent: true }));
+  });
+
+  router.get('/reset/:token', async (req, res) => {
+    const token = req.params.token as string;
+    const user = await findLink(deps, token, 'reset');
+    if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res), 'reset'));
+    sendHtml(res, 200, resetPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user));
+  });
+
+  router.post('/reset/:token', async (req, res) => {
+    const token = req.params.token as string;
+    const result = await resetPassword(deps, token, bodyOf(req).password ?? '');
+    if (!result.ok) {
+      const user = await findLink(deps, token, 'reset');
+      if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res), 'reset'));
+      const csrf = csrfTokenFor(deps, req, res);
+      return sendHtml(res, 400, resetPasswordPage(plainContext(req, res), csrf, token, user, result.problem));
+    }
+    req.context.dashboardUserId = result.user.id;
+    clearCookie(deps, req, res, sessionCookie);
+    res.redirect(303, '/dashboard/sign-in?reset=1');
+  });
+
   return router;
+}
+
+/** Mails a reset link in the language it was asked in; a failure is logged, never shown. */
+function mailResetLink(deps: Deps, t: Translator, sent: { email: string; token: string }): void {
+  const mail = deps.config.mail;
+  if (!mail) return;
+  const link = `${deps.config.publicUrl}/dashboard/reset/${sent.token}`;
+  const text = t.t('resetMail.body', { link, minutes: resetLinkLifetimeMs / 60_000 });
+  sendMail(mail, sent.email, t.t('resetMail.subject'), text).then(
+    () => deps.logger.info({ event: 'dashboard_reset_mailed' }, 'password reset link mailed'),
+    (err: unknown) =>
+      deps.logger.warn(
+        { event: 'dashboard_reset_mail_failed', reason: (err as Error).message },
+        'password reset link not mailed',
+      ),
+  );
 }

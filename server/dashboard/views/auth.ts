@@ -14,16 +14,26 @@ function passwordProblem(t: Translator, problem: string): string {
   return t.t('error.linkUsed');
 }
 
-export function signInPage(pc: PlainContext, csrf: string, error?: string, email = ''): string {
+export function signInPage(
+  pc: PlainContext,
+  csrf: string,
+  {
+    error,
+    notice,
+    email = '',
+    next,
+  }: { error?: string; notice?: string; email?: string; next?: string } = {},
+): string {
   const { t } = pc;
   return plainPage(
     pc,
     t.t('signIn.title'),
-    html`${error ? html`<p class="flash flash-error" role="alert" id="sign-in-error">${error}</p>` : ''}
-<form method="post" action="/dashboard/sign-in" class="card">${csrfInput(csrf)}
+    html`${error ? html`<p class="flash flash-error" role="alert" id="sign-in-error">${error}</p>` : ''}${notice ? html`<p class="flash flash-ok" role="status">${notice}</p>` : ''}
+<form method="post" action="/dashboard/sign-in" class="card">${csrfInput(csrf)}${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <div class="field"><label for="email">${t.t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}"></div>
 <div class="field"><label for="password">${t.t('signIn.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <button type="submit">${t.t('signIn.submit')}</button></form>
+<p><a href="/dashboard/forgot-password" id="forgot-password">${t.t('signIn.forgot')}</a></p>
 <p class="muted">${th(t, 'signIn.noAccount', { command: html`<code>npm run admin -- create-user</code>` })}</p>`,
   );
 }
@@ -48,12 +58,71 @@ export function setPasswordPage(
   );
 }
 
-export function linkInvalidPage(pc: PlainContext): string {
+export function linkInvalidPage(pc: PlainContext, purpose: 'invitation' | 'reset' = 'invitation'): string {
   const { t } = pc;
   return plainPage(
     pc,
     t.t('linkInvalid.title'),
-    html`<p>${t.t('linkInvalid.body')}</p><p><a href="/dashboard/sign-in">${t.t('signIn.submit')}</a></p>`,
+    purpose === 'reset'
+      ? html`<p>${t.t('reset.invalid')}</p><p><a href="/dashboard/forgot-password">${t.t('signIn.forgot')}</a></p>`
+      : html`<p>${t.t('linkInvalid.body')}</p><p><a href="/dashboard/sign-in">${t.t('signIn.submit')}</a></p>`,
+  );
+}
+
+/**
+ * "Forgot password?": with mail, a form that sends a link, and the same answer whether or not
+ * the email is a user's; without, where to get a link (an administrator prints it).
+ */
+export function forgotPasswordPage(
+  pc: PlainContext,
+  csrf: string,
+  state: { mail: boolean; sent?: boolean; error?: string },
+): string {
+  const { t } = pc;
+  const back = html`<p><a href="/dashboard/sign-in">${t.t('forgot.back')}</a></p>`;
+  if (!state.mail) {
+    return plainPage(
+      pc,
+      t.t('forgot.title'),
+      html`<p>${th(t, 'forgot.askAdmin', { command: html`<code>npm run admin -- reset-link &lt;email&gt;</code>` })}</p>${back}`,
+    );
+  }
+  if (state.sent) {
+    return plainPage(
+      pc,
+      t.t('forgot.title'),
+      html`<p class="flash flash-ok" role="status">${t.t('forgot.sent')}</p>${back}`,
+    );
+  }
+  return plainPage(
+    pc,
+    t.t('forgot.title'),
+    html`${state.error ? html`<p class="flash flash-error" role="alert">${state.error}</p>` : ''}
+<p>${t.t('forgot.intro')}</p>
+<form method="post" action="/dashboard/forgot-password" class="card">${csrfInput(csrf)}
+<div class="field"><label for="email">${t.t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required></div>
+<button type="submit">${t.t('forgot.submit')}</button></form>${back}`,
+  );
+}
+
+/** A reset link's page: the new password, under the rules of a first one. */
+export function resetPasswordPage(
+  pc: PlainContext,
+  csrf: string,
+  token: string,
+  user: DashboardUserRow,
+  error?: string,
+): string {
+  const { t } = pc;
+  return plainPage(
+    pc,
+    t.t('reset.title'),
+    html`${error ? html`<p class="flash flash-error" role="alert">${passwordProblem(t, error)}</p>` : ''}
+<form method="post" action="/dashboard/reset/${token}" class="card">${csrfInput(csrf)}
+<p>${th(t, 'reset.for', { email: html`<strong>${user.email}</strong>` })}</p>
+<input type="hidden" name="username" autocomplete="username" value="${user.email}">
+<div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
+<button type="submit">${t.t('reset.submit')}</button></form>`,
   );
 }
 

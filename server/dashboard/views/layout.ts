@@ -95,6 +95,7 @@ export function page(ctx: PageContext, title: string, content: Html): string {
     ...(can(ctx.user.role, 'keys') ? ([['/keys', 'nav.keys']] as const) : []),
     ...sections.slice(-1),
     ...(can(ctx.user.role, 'users') ? ([['/users', 'nav.users']] as const) : []),
+    ...(can(ctx.user.role, 'settings') ? ([['/settings', 'nav.settings']] as const) : []),
   ].map(
     ([path, label]) =>
       html`<li><a href="${base(ctx.mode)}${path}"${current === path ? raw(' aria-current="page"') : ''}>${t.t(label)}</a></li>`,

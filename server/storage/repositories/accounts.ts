@@ -15,6 +15,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
     'INSERT INTO accounts (id, name, api_user, default_currency, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const accountById = connection.prepare<AccountRow>('SELECT * FROM accounts WHERE id = ?');
+  const setTimeZone = connection.prepare('UPDATE accounts SET time_zone = ? WHERE id = ?');
   const accountByName = connection.prepare<AccountRow>(
     'SELECT * FROM accounts WHERE name = ? ORDER BY created_at LIMIT 1',
   );
@@ -60,6 +61,9 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
     },
     async account(id: string): Promise<AccountRow | undefined> {
       return accountById.get(id);
+    },
+    async setTimeZone(id: string, timeZone: string): Promise<void> {
+      await setTimeZone.run(timeZone, id);
     },
     async accountByName(name: string): Promise<AccountRow | undefined> {
       return accountByName.get(name);

@@ -1,6 +1,7 @@
 import type { PageRequest, Pager } from '../pagination.js';
 import type {
   AttemptRow,
+  DashboardLinkPurpose,
   DashboardLinkRow,
   DashboardSessionRow,
   DashboardUserRow,
@@ -53,8 +54,24 @@ function access(connection: SqlConnection) {
   const setFlash = connection.prepare('UPDATE dashboard_sessions SET flash = ? WHERE token_hash = ?');
   const purgeSessions = connection.prepare('DELETE FROM dashboard_sessions WHERE expires_at < ?');
   const insertLink = connection.prepare(
-    'INSERT INTO dashboard_links (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO dashboard_links (token_hash, user_id, created_at, expires_at, purpose) VALUES (?, ?, ?, ?, ?)',
   );
+  const unusedResetLinks = connection.prepare<{ token_hash: Buffer }>(
+    "SELECT token_hash FROM dashboard_links WHERE user_id = ? AND purpose = 'reset' AND used_at IS NULL",
+  );
+  const spendUserLinks = connection.prepare(
+    'UPDATE dashboard_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL',
+  );
+  const insertResetRequest = connection.prepare(
+    'INSERT INTO dashboard_reset_requests (email, client, created_at) VALUES (?, ?, ?)',
+  );
+  const resetRequestsByEmail = connection.prepare<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM dashboard_reset_requests WHERE email = ? AND created_at >= ?',
+  );
+  const resetRequestsByClient = connection.prepare<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM dashboard_reset_requests WHERE client = ? AND created_at >= ?',
+  );
+  const purgeResetRequests = connection.prepare('DELETE FROM dashboard_reset_requests WHERE created_at < ?');
   const linkByHash = connection.prepare<DashboardLinkRow>(
     'SELECT * FROM dashboard_links WHERE token_hash = ?',
   );
@@ -112,8 +129,40 @@ function access(connection: SqlConnection) {
     async purgeSessions(before: number): Promise<void> {
       await purgeSessions.run(before);
     },
-    async insertLink(tokenHash: Buffer, userId: string, now: number, expiresAt: number): Promise<void> {
-      await insertLink.run(tokenHash, userId, now, expiresAt);
+    async insertLink(
+      tokenHash: Buffer,
+      userId: string,
+      now: number,
+      expiresAt: number,
+      purpose: DashboardLinkPurpose = 'invitation',
+    ): Promise<void> {
+      await insertLink.run(tokenHash, userId, now, expiresAt, purpose);
+    },
+    /** The hashes of the user's reset links not used yet (a newer one spends them). */
+    async unusedResetLinks(userId: string): Promise<Buffer[]> {
+      return (await unusedResetLinks.all(userId)).map((row) => row.token_hash);
+    },
+    /** Marks every unused link of the user used: a password change. */
+    async spendUserLinks(userId: string, now: number): Promise<void> {
+      await spendUserLinks.run(now, userId);
+    },
+    /** A request for a reset link, recorded whether or not the email is a user's. */
+    async recordResetRequest(email: string, client: string, now: number): Promise<void> {
+      await insertResetRequest.run(email, client, now);
+    },
+    /** Reset requests since `since` for this email from any address, and from this address for any email. */
+    async recentResetRequests(
+      email: string,
+      client: string,
+      since: number,
+    ): Promise<{ email: number; client: number }> {
+      return {
+        email: Number(((await resetRequestsByEmail.get(email, since)) as { n: number }).n),
+        client: Number(((await resetRequestsByClient.get(client, since)) as { n: number }).n),
+      };
+    },
+    async purgeResetRequests(before: number): Promise<void> {
+      await purgeResetRequests.run(before);
     },
     async link(tokenHash: Buffer): Promise<DashboardLinkRow | undefined> {
       return linkByHash.get(tokenHash);
