@@ -4,10 +4,7 @@
  * time on its pages follows. In Chromium, in English and in French, and over HTTP for what a
  * forger would try.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseChromium, sharedChromium } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
 import {
   addUser,
   desktop,
@@ -17,24 +14,15 @@ import {
   password,
   signInAnyLanguage,
   signInForm,
+  useDashboardRig,
 } from './support.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await sharedChromium();
-});
-afterAll(async () => {
-  await releaseChromium(browser);
-  await server?.close();
-});
+const rig = useDashboardRig();
 
 /** Posts the sign-in form with a `next` field, as a forged link's page would. */
 async function signInWithNext(email: string, next: string): Promise<Response> {
-  const { preCookie, token } = await signInForm(server);
-  return fetch(`${origin(server)}/dashboard/sign-in`, {
+  const { preCookie, token } = await signInForm(rig.server);
+  return fetch(`${origin(rig.server)}/dashboard/sign-in`, {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -45,9 +33,9 @@ async function signInWithNext(email: string, next: string): Promise<Response> {
 describe('the page asked for, after sign-in', () => {
   for (const locale of ['en-GB', 'fr-CM']) {
     it(`lands on the protected page that was asked for (${locale})`, async () => {
-      const email = await addUser(server, 'viewer');
-      const { page, context } = await openPage(browser, server, { ...desktop, locale });
-      await page.goto(`${origin(server)}/dashboard/test/payouts?status=success`);
+      const email = await addUser(rig.server, 'viewer');
+      const { page, context } = await openPage(rig.browser, rig.server, { ...desktop, locale });
+      await page.goto(`${origin(rig.server)}/dashboard/test/payouts?status=success`);
       expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
       await page.locator('#email').fill(email);
       await page.locator('#password').fill(password);
@@ -61,9 +49,9 @@ describe('the page asked for, after sign-in', () => {
   }
 
   it('keeps the page asked for through a wrong password', async () => {
-    const email = await addUser(server, 'viewer');
-    const { page, context } = await openPage(browser, server);
-    await page.goto(`${origin(server)}/dashboard/test/logs`);
+    const email = await addUser(rig.server, 'viewer');
+    const { page, context } = await openPage(rig.browser, rig.server);
+    await page.goto(`${origin(rig.server)}/dashboard/test/logs`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -75,7 +63,7 @@ describe('the page asked for, after sign-in', () => {
   });
 
   it('never goes to another site nor outside the dashboard, whatever `next` says', async () => {
-    const email = await addUser(server, 'viewer');
+    const email = await addUser(rig.server, 'viewer');
     const attempts = [
       'https://evil.example/dashboard',
       '//evil.example/dashboard',
@@ -99,8 +87,8 @@ describe('the page asked for, after sign-in', () => {
 
 /** A fresh account (its own time zone) and its owner's email. */
 async function ownAccount() {
-  const { account } = await server.newAccount('Zoned shop');
-  return { accountId: account.accountId, owner: await addUser(server, 'owner', account.accountId) };
+  const { account } = await rig.server.newAccount('Zoned shop');
+  return { accountId: account.accountId, owner: await addUser(rig.server, 'owner', account.accountId) };
 }
 
 describe('the account time zone', () => {
@@ -110,15 +98,15 @@ describe('the account time zone', () => {
   ] as const) {
     it(`an owner sets it, and times on the pages follow it with UTC on hover (${locale})`, async () => {
       const { owner } = await ownAccount();
-      const { page, context } = await openPage(browser, server, { ...desktop, locale });
-      await signInAnyLanguage(page, server, owner);
+      const { page, context } = await openPage(rig.browser, rig.server, { ...desktop, locale });
+      await signInAnyLanguage(page, rig.server, owner);
       await page.locator('nav a[href="/dashboard/test/settings"]').click();
       await expect(page.locator('#time-zone').inputValue()).resolves.toBe('Africa/Douala');
       await page.locator('#time-zone').selectOption('America/New_York');
       await page.locator('form[action$="/settings/time-zone"] button[type=submit]').click();
       await expect(page.getByRole('status').textContent()).resolves.toBe(saved);
       await expect(page.locator('#time-zone').inputValue()).resolves.toBe('America/New_York');
-      await page.goto(`${origin(server)}/dashboard/test/users`);
+      await page.goto(`${origin(rig.server)}/dashboard/test/users`);
       const added = page.locator('td time').first();
       const iso = (await added.getAttribute('datetime')) ?? '';
       const inZone = new Intl.DateTimeFormat(locale === 'en-GB' ? 'en-CM' : 'fr-CM', {
@@ -134,30 +122,30 @@ describe('the account time zone', () => {
 
   it('refuses a zone that is not in the list, and keeps the one set', async () => {
     const { accountId, owner } = await ownAccount();
-    const { cookie } = await httpSignIn(server, owner);
-    const page = await fetch(`${origin(server)}/dashboard/test/settings`, { headers: { cookie } });
+    const { cookie } = await httpSignIn(rig.server, owner);
+    const page = await fetch(`${origin(rig.server)}/dashboard/test/settings`, { headers: { cookie } });
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
     for (const zone of ['Mars/Olympus_Mons', 'UTC+1', '']) {
-      const response = await fetch(`${origin(server)}/dashboard/test/settings/time-zone`, {
+      const response = await fetch(`${origin(rig.server)}/dashboard/test/settings/time-zone`, {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ _csrf: csrf, time_zone: zone }).toString(),
       });
       expect(response.status).toBe(303);
-      const shown = await fetch(`${origin(server)}/dashboard/test/settings`, { headers: { cookie } });
+      const shown = await fetch(`${origin(rig.server)}/dashboard/test/settings`, { headers: { cookie } });
       expect(await shown.text()).toContain('Choose a time zone from the list.');
     }
-    const account = await server.service.deps.store.read((tx) => tx.accounts.account(accountId));
+    const account = await rig.server.service.deps.store.read((tx) => tx.accounts.account(accountId));
     expect(account?.time_zone).toBe('Africa/Douala');
   });
 
   it('is for owners only: a developer has no link to it and is refused the page (403)', async () => {
-    const developer = await addUser(server, 'developer');
-    const { cookie } = await httpSignIn(server, developer);
-    const home = await fetch(`${origin(server)}/dashboard/test`, { headers: { cookie } });
+    const developer = await addUser(rig.server, 'developer');
+    const { cookie } = await httpSignIn(rig.server, developer);
+    const home = await fetch(`${origin(rig.server)}/dashboard/test`, { headers: { cookie } });
     expect(await home.text()).not.toContain('/dashboard/test/settings');
-    const refused = await fetch(`${origin(server)}/dashboard/test/settings`, { headers: { cookie } });
+    const refused = await fetch(`${origin(rig.server)}/dashboard/test/settings`, { headers: { cookie } });
     expect(refused.status).toBe(403);
   });
 });

@@ -125,6 +125,25 @@ export async function signInAnyLanguage(page: Page, server: TestServer, email: s
   await page.waitForURL(/\/dashboard\/test$/);
 }
 
+/** A server and Chromium for a dashboard file: set before its own `beforeAll`s, closed after it. */
+export interface DashboardRig {
+  server: TestServer;
+  browser: Browser;
+}
+
+export function useDashboardRig(): DashboardRig {
+  const rig = {} as DashboardRig;
+  beforeAll(async () => {
+    rig.server = await startTestServer();
+    rig.browser = await sharedChromium();
+  });
+  afterAll(async () => {
+    if (rig.browser) await releaseChromium(rig.browser);
+    await rig.server?.close();
+  });
+  return rig;
+}
+
 /** What `useSeededDashboard` starts: its fields are set before the file's own `beforeAll`s run. */
 export interface SeededDashboard {
   server: TestServer;
