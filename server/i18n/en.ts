@@ -421,6 +421,43 @@ export const en = {
   'checkout.noOperator': 'Choose your operator: MTN Mobile Money or Orange Money.',
   'checkout.offline':
     'The connection was lost. Check your network, then tap Pay again: you will not be charged twice.',
+  // Everyday work: services, exports, refunds in the timeline, events.
+  'nav.services': 'Services',
+  'nav.events': 'Events',
+  'services.title': 'Services',
+  'services.intro':
+    'Each payment names the service it belongs to. A deactivated service takes no new payment until it is reactivated.',
+  'services.name': 'Name',
+  'services.nameHint': 'Shown to customers on the checkout page.',
+  'services.nameWithStatus': '{name} ({status})',
+  'services.badName': 'A service name has 1 to 100 characters.',
+  'services.volumeHead': 'Successful payments in the period',
+  'services.volume': '{count, plural, one {# payment} other {# payments}}, {amount}',
+  'services.noVolume': 'none',
+  'services.empty': 'No service yet: create one to take payments.',
+  'services.create': 'Create a service',
+  'services.createSubmit': 'Create service',
+  'services.readOnly': 'Only an owner or a developer can create or change a service.',
+  'services.rename': 'Rename',
+  'services.renameLabel': 'New name for {name}',
+  'services.deactivate': 'Deactivate',
+  'services.reactivate': 'Reactivate',
+  'services.created': 'Service {name} created ({id}).',
+  'services.renamed': 'Service renamed {name}.',
+  'services.deactivated': 'Service {name} deactivated: it takes no new payment.',
+  'services.reactivated': 'Service {name} reactivated: it takes payments again.',
+  'exports.download': 'Download as CSV (filters applied)',
+  'refund.submitWhat': 'Refund {amount} of payment {payment} to {customer}',
+  'timeline.ofRefund': 'Refund {id}:',
+  'timeline.refundCreated': 'Refund of {amount} created',
+  'deliveries.resendAlready': 'This resend was already queued; nothing was sent again.',
+  'events.title': 'Events',
+  'events.intro':
+    'What happened to your payments, payouts and top-ups, as your webhook endpoints are told, newest first.',
+  'events.transaction': 'Transaction',
+  'events.delivery':
+    'To {url}: {status}, {count, plural, one {# attempt} other {# attempts}}, last answer: {code}',
+  'events.empty': 'No event matches.',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

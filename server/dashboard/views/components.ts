@@ -95,3 +95,8 @@ export function csvHref(path: string, query: Record<string, string | undefined>)
   ).toString();
   return `${path}.csv${kept ? `?${kept}` : ''}`;
 }
+
+/** The list's CSV download, with the filters on screen (routes/exports.ts). */
+export function csvLink(t: Translator, path: string, query: Record<string, string | undefined>): Html {
+  return html`<p><a class="button secondary" id="download-csv" href="${csvHref(path, query)}" download>${t.t('exports.download')}</a></p>`;
+}
