@@ -896,10 +896,10 @@ describe('what a merchant does (actions.test.ts)', () => {
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="call-logs-test.csv"');
     const csv = await download.text();
     expect(csv.split('\n')[0]).toBe(
-      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user',
+      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user,created_local',
     );
     expect(csv).toMatch(
-      new RegExp(`POST,/dashboard/test/payments/${paymentId}/refund,303,[\\d.]+,,,${email}\\n`),
+      new RegExp(`POST,/dashboard/test/payments/${paymentId}/refund,303,[\\d.]+,,,${email},[^,]+\\n`),
     );
     expect(csv).not.toMatch(/^[^,]+,[^,]+,GET,/m);
     // The API's own log listing shows the same action.

@@ -48,6 +48,8 @@ const pages: Array<[name: string, path: () => string]> = [
   ['users', () => '/dashboard/test/users'],
   ['live-overview', () => '/dashboard/live'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
+  ['services', () => '/dashboard/test/services'],
+  ['events', () => '/dashboard/test/events'],
 ];
 
 type Size = 'desktop' | 'phone';

@@ -168,7 +168,9 @@ export function exportRoutes(deps: Deps, mode: Mode): Router {
   for (const [list, send] of Object.entries(exports)) {
     router.get(`/${list}.csv`, async (req, res) => {
       const caller = await callerOf(deps, req, mode);
-      await send(deps, caller, queryOf(req), req, res, `${list}-${mode}.csv`);
+      // The call logs kept the file name they had before every list exported.
+      const file = `${list === 'logs' ? 'call-logs' : list}-${mode}.csv`;
+      await send(deps, caller, queryOf(req), req, res, file);
     });
   }
   return router;
