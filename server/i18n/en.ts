@@ -458,6 +458,16 @@ export const en = {
   'events.delivery':
     'To {url}: {status}, {count, plural, one {# attempt} other {# attempts}}, last answer: {code}',
   'events.empty': 'No event matches.',
+  'event.payment.completed': 'Payment completed',
+  'event.payment.failed': 'Payment failed',
+  'event.payment.expired': 'Payment expired',
+  'event.payout.completed': 'Payout completed',
+  'event.payout.failed': 'Payout failed',
+  'event.refund.completed': 'Refund completed',
+  'event.refund.failed': 'Refund failed',
+  'event.topup.completed': 'Top-up completed',
+  'event.topup.failed': 'Top-up failed',
+  'event.topup.expired': 'Top-up expired',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

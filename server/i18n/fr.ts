@@ -448,4 +448,14 @@ export const fr: Messages = {
   'events.delivery':
     'Vers {url} : {status}, {count, plural, one {# tentative} other {# tentatives}}, dernière réponse : {code}',
   'events.empty': 'Aucun événement ne correspond.',
+  'event.payment.completed': 'Paiement réussi',
+  'event.payment.failed': 'Paiement échoué',
+  'event.payment.expired': 'Paiement expiré',
+  'event.payout.completed': 'Décaissement effectué',
+  'event.payout.failed': 'Décaissement échoué',
+  'event.refund.completed': 'Remboursement effectué',
+  'event.refund.failed': 'Remboursement échoué',
+  'event.topup.completed': 'Recharge effectuée',
+  'event.topup.failed': 'Recharge échouée',
+  'event.topup.expired': 'Recharge expirée',
 };

@@ -14,7 +14,7 @@ export function when(t: Translator, ms: number | null): Html | string {
 /** A value read from the database (a status, a type) in the page's language; as stored if unknown. */
 export function label(
   t: Translator,
-  prefix: 'status' | 'flow' | 'payoutType' | 'method' | 'ledger' | 'role',
+  prefix: 'status' | 'flow' | 'payoutType' | 'method' | 'ledger' | 'role' | 'event',
   value: string,
 ): string {
   const key = `${prefix}.${value}`;

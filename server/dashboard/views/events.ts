@@ -5,7 +5,7 @@ import { can } from '../auth.js';
 import { onceField } from '../form-once.js';
 import { type Html, html } from '../html.js';
 import { th } from '../i18n.js';
-import { badge, type FilterField, filters, pager, table, when } from './components.js';
+import { badge, choices, type FilterField, filters, pager, table, when } from './components.js';
 import { base, type PageContext, postButton } from './layout.js';
 import { serviceLabel } from './services.js';
 
@@ -53,7 +53,7 @@ export function eventsView(
 ${resend ? html`<td>${postButton(ctx, `${base(ctx.mode)}/events/${event.id}/resend`, t.t('deliveries.resend'), { secondary: true, fields: { back: ctx.path, ...onceField() } })}</td>` : ''}</tr>`;
   });
   const fields: FilterField[] = [
-    { name: 'event', label: t.t('col.event'), options: eventNameValues.map((n) => [n, n] as const) },
+    { name: 'event', label: t.t('col.event'), options: choices(t, 'event', eventNameValues) },
     { name: 'transaction_id', label: t.t('events.transaction') },
     { name: 'from', label: t.t('filters.from'), type: 'date' },
     { name: 'to', label: t.t('filters.to'), type: 'date' },
