@@ -200,6 +200,8 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     ['users', () => '/dashboard/test/users', () => [owner]],
     ['live-overview', () => '/dashboard/live', () => ['LIVE MODE', 'No payment yet.']],
     ['not-found', () => '/dashboard/test/payments/pay_unknown', () => ['<h1>Not found</h1>']],
+    ['services', () => '/dashboard/test/services', () => ['Boutique Akwa', '4 payments, FCFA\u00a030,500']],
+    ['events', () => '/dashboard/test/events', () => [ids.payment as string, 'refund.completed', 'HTTP 500']],
   ];
 
   for (const [name, path, shows] of pages) {
