@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, sandbox } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 import {
+  addUser,
   desktop,
+  httpSignIn,
   type OpenedPage,
   openPage,
   origin,
@@ -114,6 +116,26 @@ describe('the services page', () => {
   });
 });
 
+describe('who may change services', () => {
+  it('shows a viewer no service form, and refuses their posted one with 403: nothing is created', async () => {
+    const { cookie } = await httpSignIn(server, await addUser(server, 'viewer'));
+    const page = await (
+      await fetch(`${origin(server)}/dashboard/test/services`, { headers: { cookie } })
+    ).text();
+    expect(page).not.toContain('id="service-name"');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const posted = await fetch(`${origin(server)}/dashboard/test/services`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, name: 'Not allowed' }).toString(),
+    });
+    expect(posted.status).toBe(403);
+    const names = (await server.raw('GET', '/services')).body.data.items.map((s: { name: string }) => s.name);
+    expect(names).not.toContain('Not allowed');
+  });
+});
+
 describe('services by name in the lists', () => {
   it('names the service of each payment, and filters by a choice of the services by name', async () => {
     const page = tab('en');
@@ -162,7 +184,7 @@ describe('CSV exports', () => {
   });
 
   it('downloads every list with its filters: refunds of one payment, top-ups, payouts, logs, bank batches', async () => {
-    const { cookie } = await (await import('./support.js')).httpSignIn(server, seeded.owner);
+    const { cookie } = await httpSignIn(server, seeded.owner);
     const csv = async (path: string) =>
       (await (await fetch(`${origin(server)}/dashboard/test${path}`, { headers: { cookie } })).text())
         .trim()
