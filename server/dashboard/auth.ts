@@ -1,11 +1,14 @@
 import type { DashboardRole } from '../storage/rows.js';
 
-/** What a dashboard user may do, by role: owners everything, developers the integration, viewers read. */
-export type Permission = 'read' | 'keys' | 'webhooks' | 'refund' | 'users' | 'settings';
+/**
+ * What a dashboard user may do, by role: owners everything, developers the integration (keys,
+ * webhooks, services: docs/decisions/0042-dashboard-everyday-work.md), viewers read.
+ */
+export type Permission = 'read' | 'keys' | 'webhooks' | 'services' | 'refund' | 'users' | 'settings';
 
 const grants: Record<DashboardRole, readonly Permission[]> = {
-  owner: ['read', 'keys', 'webhooks', 'refund', 'users', 'settings'],
-  developer: ['read', 'keys', 'webhooks'],
+  owner: ['read', 'keys', 'webhooks', 'services', 'refund', 'users', 'settings'],
+  developer: ['read', 'keys', 'webhooks', 'services'],
   viewer: ['read'],
 };
 

@@ -1,24 +1,16 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
+import { csvField } from '../http/csv.js';
+import type { Page } from '../storage/pagination.js';
 
-/**
- * A CSV field: quoted when it holds a separator, and neutralised when a spreadsheet would read
- * it as a formula (a leading =, +, -, @, tab or carriage return), so an export cannot run code
- * in whoever opens it. Numbers stay numbers.
- */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+type Cell = string | number | null;
 
 /** Streams rows as CSV, waiting for the client when it is slower than the database. */
 export async function sendCsv(
   res: Response,
   filename: string,
   columns: string[],
-  rows: AsyncIterable<Array<string | number | null>>,
+  rows: AsyncIterable<Cell[]>,
 ): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -29,4 +21,62 @@ export async function sendCsv(
     if (res.destroyed) return;
   }
   res.end();
+}
+
+/** A list's export: its columns, each a header and the cell it takes from a row. */
+export type CsvColumns<T> = ReadonlyArray<readonly [header: string, cell: (row: T) => Cell]>;
+
+/**
+ * A time as the account's clock showed it, with its offset (`2026-11-28T10:00:00+01:00`): the
+ * export's `created_local` column, beside `created_at` in UTC, so a spreadsheet sorts either
+ * and a merchant reads the day they know (docs/decisions/0042-dashboard-everyday-work.md).
+ */
+function localIso(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  );
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
+/**
+ * The one way a dashboard list downloads: every row its filters match (not only the page on
+ * screen), page by page through the list's own keyset pagination (bounded memory), in its
+ * columns, then `created_local` in the account's zone.
+ */
+export async function sendListCsv<T extends { created_at: number }>(
+  res: Response,
+  filename: string,
+  timeZone: string,
+  pageOf: (cursor: string | undefined) => Promise<Page<T>>,
+  columns: CsvColumns<T>,
+): Promise<void> {
+  await sendCsv(
+    res,
+    filename,
+    [...columns.map(([header]) => header), 'created_local'],
+    (async function* () {
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await pageOf(cursor);
+        for (const row of page.items) {
+          yield [...columns.map(([, cell]) => cell(row)), localIso(row.created_at, timeZone)];
+        }
+        if (!page.next_cursor) return;
+        cursor = page.next_cursor;
+      }
+    })(),
+  );
 }

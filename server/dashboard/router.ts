@@ -9,10 +9,13 @@ import { dashboardPath, localize, refusal, translatorOf } from './i18n.js';
 import { authRoutes } from './routes/auth.js';
 import { bankBatchRoutes } from './routes/bank-batches.js';
 import { renderErrorPage } from './routes/context.js';
+import { eventRoutes } from './routes/events.js';
+import { exportRoutes } from './routes/exports.js';
 import { keyRoutes } from './routes/keys.js';
 import { languageRoutes } from './routes/language.js';
 import { logRoutes } from './routes/logs.js';
 import { moneyRoutes } from './routes/money.js';
+import { serviceRoutes } from './routes/services.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -82,6 +85,7 @@ export function dashboardRoutes(deps: Deps): Router {
   for (const mode of ['test', 'live'] as const) {
     router.use(
       `/${mode}`,
+      exportRoutes(deps, mode),
       moneyRoutes(deps, mode),
       bankBatchRoutes(deps, mode),
       webhookRoutes(deps, mode),
@@ -89,6 +93,8 @@ export function dashboardRoutes(deps: Deps): Router {
       logRoutes(deps, mode),
       userRoutes(deps, mode),
       settingsRoutes(deps, mode),
+      serviceRoutes(deps, mode),
+      eventRoutes(deps, mode),
     );
   }
 

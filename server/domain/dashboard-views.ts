@@ -2,7 +2,18 @@
  * What the dashboard's pages show beyond single API resources: the overview's figures and a
  * movement's timeline. Read-only; everything is scoped to the caller's account and mode.
  */
-import type { AttemptRow, DeliveryRow, EventRow, LedgerRow, WebhookEndpointRow } from '../storage/rows.js';
+
+import type { EventQuery } from '../storage/list-filters.js';
+import type { PageRequest } from '../storage/pagination.js';
+import type { Tx } from '../storage/repositories/index.js';
+import type {
+  AttemptRow,
+  DeliveryRow,
+  EventRow,
+  LedgerRow,
+  ServiceRow,
+  WebhookEndpointRow,
+} from '../storage/rows.js';
 import type { Caller, Deps } from './context.js';
 
 const dayMs = 86_400_000;
@@ -55,34 +66,66 @@ export interface TimelineEvent {
   }>;
 }
 
-/** The ledger entries and events of one movement, with every delivery attempt of each event. */
+/** The webhook deliveries of an event, each with its endpoint and every attempt. */
+async function deliveriesOf(tx: Tx, event: EventRow): Promise<TimelineEvent> {
+  const deliveries: TimelineEvent['deliveries'] = [];
+  for (const delivery of await tx.dashboard.deliveriesOfEvent(event.id)) {
+    deliveries.push({
+      delivery,
+      endpoint: await tx.endpoints.byId(delivery.endpoint_id),
+      attempts: await tx.dashboard.attempts(delivery.id),
+    });
+  }
+  return { event, deliveries };
+}
+
+/**
+ * The ledger entries and events of movements (a movement, or a payment and its refunds), with
+ * every delivery attempt of each event.
+ */
 export async function movementTimeline(
   deps: Deps,
   caller: Caller,
-  sourceId: string,
+  ...sourceIds: string[]
 ): Promise<{ ledger: LedgerRow[]; events: TimelineEvent[] }> {
   return deps.store.read(async (tx) => {
-    const ledger = await tx.dashboard.ledgerOfSource(caller.walletId, sourceId);
-    const page = await tx.events.list(
-      caller.accountId,
-      caller.mode,
-      { transaction_id: sourceId },
-      { limit: 100 },
-    );
+    const ledger: LedgerRow[] = [];
     const events: TimelineEvent[] = [];
-    for (const event of page.items) {
-      const deliveries: TimelineEvent['deliveries'] = [];
-      for (const delivery of await tx.dashboard.deliveriesOfEvent(event.id)) {
-        deliveries.push({
-          delivery,
-          endpoint: await tx.endpoints.byId(delivery.endpoint_id),
-          attempts: await tx.dashboard.attempts(delivery.id),
-        });
-      }
-      events.push({ event, deliveries });
+    for (const sourceId of sourceIds) {
+      ledger.push(...(await tx.dashboard.ledgerOfSource(caller.walletId, sourceId)));
+      const page = await tx.events.list(
+        caller.accountId,
+        caller.mode,
+        { transaction_id: sourceId },
+        { limit: 100 },
+      );
+      for (const event of page.items) events.push(await deliveriesOf(tx, event));
     }
     return { ledger, events };
   });
+}
+
+/** A page of the caller's events, newest first, each with its deliveries and their attempts. */
+export async function eventsWithDeliveries(deps: Deps, caller: Caller, query: EventQuery, page: PageRequest) {
+  return deps.store.read(async (tx) => {
+    const result = await tx.events.list(caller.accountId, caller.mode, query, page);
+    const items: TimelineEvent[] = [];
+    for (const event of result.items) items.push(await deliveriesOf(tx, event));
+    return { ...result, items };
+  });
+}
+
+/**
+ * Every service of the caller's account and mode, deleted ones too (their payments still name
+ * them), by name: what the pages show instead of a `svc_` id, and the lists' service filter.
+ */
+export async function servicesOf(deps: Deps, caller: Caller): Promise<ServiceRow[]> {
+  return deps.store.read((tx) => tx.dashboard.servicesOfAccount(caller.accountId, caller.mode));
+}
+
+/** Count and amount of successful payments per service and currency, created in [from, to). */
+export async function serviceVolumes(deps: Deps, caller: Caller, from: number, to: number) {
+  return deps.store.read((tx) => tx.dashboard.serviceVolumes(caller.accountId, caller.mode, from, to));
 }
 
 /** An endpoint's deliveries, newest first, with the event each carried. */

@@ -242,9 +242,9 @@ describe('dashboard actions', () => {
     ]);
     const csv = await readFile(await download.path(), 'utf8');
     expect(csv.split('\n')[0]).toBe(
-      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user',
+      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user,created_local',
     );
-    expect(csv).toMatch(new RegExp(`POST,/dashboard/test/payments/pay_\\w+/refund,303,[\\d.]+,,,${email}`));
+    expect(csv).toMatch(new RegExp(`POST,/dashboard/test/payments/pay_\\w+/refund,303,[\\d.]+,,,${email},`));
     // The API's own log listing shows the same action.
     const logs = await server.raw('GET', '/logs', { query: { method: 'POST', limit: 100 } });
     expect(logs.status).toBe(200);

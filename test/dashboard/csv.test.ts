@@ -1,6 +1,6 @@
 /** The dashboard's CSV fields: a spreadsheet opening an export never runs what a value says. */
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../../server/dashboard/csv.js';
+import { csvField } from '../../server/http/csv.js';
 
 describe('csvField', () => {
   it('neutralises values a spreadsheet would read as a formula', () => {

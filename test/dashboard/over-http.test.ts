@@ -200,6 +200,8 @@ describe('every dashboard page answers with its data (pages.test.ts)', () => {
     ['users', () => '/dashboard/test/users', () => [owner]],
     ['live-overview', () => '/dashboard/live', () => ['LIVE MODE', 'No payment yet.']],
     ['not-found', () => '/dashboard/test/payments/pay_unknown', () => ['<h1>Not found</h1>']],
+    ['services', () => '/dashboard/test/services', () => ['Boutique Akwa', '4 payments, FCFA\u00a030,500']],
+    ['events', () => '/dashboard/test/events', () => [ids.payment as string, 'refund.completed', 'HTTP 500']],
   ];
 
   for (const [name, path, shows] of pages) {
@@ -900,10 +902,10 @@ describe('what a merchant does (actions.test.ts)', () => {
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="call-logs-test.csv"');
     const csv = await download.text();
     expect(csv.split('\n')[0]).toBe(
-      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user',
+      'created_at,request_id,method,path,status,duration_ms,error_code,key_id,user,created_local',
     );
     expect(csv).toMatch(
-      new RegExp(`POST,/dashboard/test/payments/${paymentId}/refund,303,[\\d.]+,,,${email}\\n`),
+      new RegExp(`POST,/dashboard/test/payments/${paymentId}/refund,303,[\\d.]+,,,${email},[^,]+\\n`),
     );
     expect(csv).not.toMatch(/^[^,]+,[^,]+,GET,/m);
     // The API's own log listing shows the same action.

@@ -221,6 +221,8 @@ export function everyPage(
     ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
     ['settings', () => '/dashboard/test/settings'],
     ['forgot-password', () => '/dashboard/forgot-password'],
+    ['services', () => '/dashboard/test/services'],
+    ['events', () => '/dashboard/test/events'],
   ];
   return [
     ...pages.map(([name, path]): [string, () => string, number] => [name, path, 200]),

@@ -2,9 +2,10 @@ import { Router } from 'express';
 import { iterateLedger } from '../../domain/balance.js';
 import { iso } from '../../domain/clock.js';
 import type { Deps } from '../../domain/context.js';
-import { movementTimeline, overview, searchMovements } from '../../domain/dashboard-views.js';
+import { movementTimeline, overview, searchMovements, servicesOf } from '../../domain/dashboard-views.js';
 import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
+import { getService } from '../../domain/services.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
 import type { Mode } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
@@ -19,6 +20,7 @@ import {
   payoutDetail,
   payoutsView,
   searchView,
+  servicesById,
   topupDetail,
   topupsView,
 } from '../views/money.js';
@@ -38,32 +40,34 @@ export function moneyRoutes(deps: Deps, mode: Mode): Router {
 /** The overview, payments and their refunds. */
 function paymentPages(router: Router, deps: Deps, mode: Mode): void {
   router.get('/', async (req, res) => {
-    const data = await overview(deps, await callerOf(deps, req, mode));
+    const caller = await callerOf(deps, req, mode);
+    const [data, services] = await Promise.all([overview(deps, caller), servicesOf(deps, caller)]);
     await render(deps, req, res, mode, '', translatorOf(res).t('overview.title'), (ctx) =>
-      overviewView(ctx, data, deps.operatorHealth.list()),
+      overviewView(ctx, data, servicesById(services), deps.operatorHealth.list()),
     );
   });
 
   router.get('/payments', async (req, res) => {
     const query = queryOf(req);
-    const result = await listPayments(
-      deps,
-      await callerOf(deps, req, mode),
-      paymentQuery(query, translatorOf(res).timeZone),
-      pageRequest(query),
-    );
+    const caller = await callerOf(deps, req, mode);
+    const [result, services] = await Promise.all([
+      listPayments(deps, caller, paymentQuery(query, translatorOf(res).timeZone), pageRequest(query)),
+      servicesOf(deps, caller),
+    ]);
     await render(deps, req, res, mode, '/payments', translatorOf(res).t('payments.title'), (ctx) =>
-      paymentsView(ctx, query, result),
+      paymentsView(ctx, query, result, services),
     );
   });
 
   router.get('/payments/:id', async (req, res) => {
     const caller = await callerOf(deps, req, mode);
     const payment = await getPayment(deps, caller, req.params.id as string);
-    const [timeline, refunds] = await Promise.all([
-      movementTimeline(deps, caller, payment.id),
+    const [refunds, service] = await Promise.all([
       listPayouts(deps, caller, { payment_id: payment.id }, { limit: 100 }),
+      getService(deps, caller, payment.service_id).catch(() => undefined),
     ]);
+    // The payment's own steps, and each refund's: its ledger entries and events.
+    const timeline = await movementTimeline(deps, caller, payment.id, ...refunds.items.map((r) => r.id));
     await render(
       deps,
       req,
@@ -71,7 +75,7 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
       mode,
       `/payments/${payment.id}`,
       translatorOf(res).t('payments.one', { id: payment.id }),
-      (ctx) => paymentDetail(ctx, payment, timeline, refunds.items),
+      (ctx) => paymentDetail(ctx, payment, timeline, refunds.items, service),
     );
   });
 
@@ -206,12 +210,14 @@ function movementPages(router: Router, deps: Deps, mode: Mode): void {
 function searchPage(router: Router, deps: Deps, mode: Mode): void {
   router.get('/search', async (req, res) => {
     const q = queryOf(req).q ?? '';
-    const found = await searchMovements(deps, await callerOf(deps, req, mode), q);
+    const caller = await callerOf(deps, req, mode);
+    const found = await searchMovements(deps, caller, q);
     const only = found.named ?? onlyOne(found);
     if (only) return res.redirect(303, `${base(mode)}/${only.kind}/${only.id}`);
     const t = translatorOf(res);
+    const services = await servicesOf(deps, caller);
     await render(deps, req, res, mode, '/search', t.t('search.title', { q: found.q }), (ctx) =>
-      searchView(ctx, found),
+      searchView(ctx, found, servicesById(services)),
     );
   });
 }

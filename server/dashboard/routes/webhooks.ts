@@ -4,7 +4,9 @@ import type { Deps } from '../../domain/context.js';
 import { endpointDeliveries } from '../../domain/dashboard-views.js';
 import { sendTestEvent } from '../../domain/dashboard-webhooks.js';
 import * as webhooks from '../../domain/webhooks.js';
+import { deliveriesResponse } from '../../http/renderings.js';
 import type { Mode } from '../../storage/rows.js';
+import { formAnswer, once } from '../form-once.js';
 import { refusal, translatorOf } from '../i18n.js';
 import { descriptionField, eventsField, webhookUrlField } from '../input.js';
 import { base } from '../views/layout.js';
@@ -159,18 +161,22 @@ function endpointActions(router: Router, deps: Deps, mode: Mode): void {
     });
   });
 
+  // A resend is sent once per rendering of its form: a double click queues one delivery.
   router.post('/events/:id/resend', async (req, res) => {
     const body = bodyOf(req);
     const back = body.back?.startsWith(`${base(mode)}/`) ? body.back : list;
     await act(deps, req, res, back, async () => {
       requirePermission(req, res, 'webhooks');
-      const deliveries = await webhooks.resendEvent(
-        deps,
-        await callerOf(deps, req, mode),
-        req.params.id as string,
-        body.endpoint_id || undefined,
-      );
-      return translatorOf(res).t('deliveries.resendQueued', { count: deliveries.length });
+      const t = translatorOf(res);
+      const caller = await callerOf(deps, req, mode);
+      const eventId = req.params.id as string;
+      const endpointId = body.endpoint_id || undefined;
+      let count = 0;
+      const done = await once(async () => {
+        const answer = formAnswer(req, caller, deliveriesResponse, { endpoint_id: endpointId });
+        count = (await webhooks.resendEvent(deps, caller, eventId, endpointId, answer)).length;
+      });
+      return done ? t.t('deliveries.resendQueued', { count }) : t.t('deliveries.resendAlready');
     });
   });
 }

@@ -2,7 +2,7 @@ import type { AppliedStatement, BankBatch } from '../../domain/bank-batches.js';
 import type { Translator } from '../../i18n/translator.js';
 import type { PayoutRow } from '../../storage/rows.js';
 import { type Html, html } from '../html.js';
-import { badge, table, when } from './components.js';
+import { badge, csvLink, table, when } from './components.js';
 import { base, csrfInput, type PageContext, postButton } from './layout.js';
 
 const batchLink = (ctx: PageContext, id: string) =>
@@ -30,6 +30,7 @@ export function bankBatchesView(ctx: PageContext, batches: BankBatch[], canAct: 
   );
   return html`<p>${t.t('bank.intro')}</p>
 ${canAct ? postButton(ctx, `${base(ctx.mode)}/bank-batches`, t.t('bank.batchNow')) : ''}
+${csvLink(t, `${base(ctx.mode)}/bank-batches`, {})}
 ${table(
   t,
   t.t('nav.bankBatches'),

@@ -21,6 +21,7 @@ export function label(
     | 'method'
     | 'ledger'
     | 'role'
+    | 'event'
     | 'operatorProduct'
     | 'operatorState'
     | 'operatorError',
@@ -103,4 +104,9 @@ export function csvHref(path: string, query: Record<string, string | undefined>)
     Object.entries(query).filter((e): e is [string, string] => e[0] !== 'cursor' && !!e[1]),
   ).toString();
   return `${path}.csv${kept ? `?${kept}` : ''}`;
+}
+
+/** The list's CSV download, with the filters on screen (routes/exports.ts). */
+export function csvLink(t: Translator, path: string, query: Record<string, string | undefined>): Html {
+  return html`<p><a class="button secondary" id="download-csv" href="${csvHref(path, query)}" download>${t.t('exports.download')}</a></p>`;
 }

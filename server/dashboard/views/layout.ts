@@ -83,6 +83,8 @@ const sections: Array<[path: string, label: MessageKey]> = [
   ['/bank-batches', 'nav.bankBatches'],
   ['/webhooks', 'nav.webhooks'],
   ['/logs', 'nav.logs'],
+  ['/services', 'nav.services'],
+  ['/events', 'nav.events'],
 ];
 
 /** A signed-in page: the mode banner (impossible to miss), the user, the navigation, the content. */
@@ -90,10 +92,12 @@ export function page(ctx: PageContext, title: string, content: Html): string {
   const { t } = ctx;
   const other: Mode = ctx.mode === 'test' ? 'live' : 'test';
   const current = ctx.section.split('/').slice(0, 2).join('/');
+  // API keys just before the logs, users last, for the roles that may see them.
+  const logs = sections.findIndex(([path]) => path === '/logs');
   const nav = [
-    ...sections.slice(0, -1),
+    ...sections.slice(0, logs),
     ...(can(ctx.user.role, 'keys') ? ([['/keys', 'nav.keys']] as const) : []),
-    ...sections.slice(-1),
+    ...sections.slice(logs),
     ...(can(ctx.user.role, 'users') ? ([['/users', 'nav.users']] as const) : []),
     ...(can(ctx.user.role, 'settings') ? ([['/settings', 'nav.settings']] as const) : []),
   ].map(

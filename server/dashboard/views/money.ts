@@ -15,15 +15,28 @@ import type {
   ListedTopupRow,
   PaymentRow,
   PayoutRow,
+  ServiceRow,
   TopupRow,
 } from '../../storage/rows.js';
 import { can } from '../auth.js';
+import { onceInput } from '../form-once.js';
 import { type Html, html } from '../html.js';
 import { th } from '../i18n.js';
 import { bankRecipient, payoutBatchFact } from './bank-batches.js';
 import { volumeChart } from './chart.js';
-import { badge, choices, type FilterField, filters, label, pager, table, when } from './components.js';
+import {
+  badge,
+  choices,
+  csvLink,
+  type FilterField,
+  filters,
+  label,
+  pager,
+  table,
+  when,
+} from './components.js';
 import { base, csrfInput, type PageContext } from './layout.js';
+import { serviceFilter, serviceLabel } from './services.js';
 import { attemptLine } from './webhooks.js';
 
 type Overview = Awaited<ReturnType<typeof overview>>;
@@ -32,15 +45,20 @@ type Query = Record<string, string | undefined>;
 const link = (ctx: PageContext, kind: string, id: string) =>
   html`<a href="${base(ctx.mode)}/${kind}/${id}"><code>${id}</code></a>`;
 
-function paymentRows(ctx: PageContext, rows: ListedPaymentRow[]): Html[] {
+/** The account's services by id: what the pages show instead of a `svc_` id. */
+export type Services = ReadonlyMap<string, ServiceRow>;
+
+export const servicesById = (services: ServiceRow[]): Services => new Map(services.map((s) => [s.id, s]));
+
+function paymentRows(ctx: PageContext, rows: ListedPaymentRow[], services: Services): Html[] {
   const { t } = ctx;
   return rows.map(
     (p) =>
-      html`<tr><td>${link(ctx, 'payments', p.id)}</td><td class="num">${t.money(p.amount, p.currency)}</td><td>${badge(t, p.status)}</td><td class="hide-phone">${label(t, 'flow', p.flow)}</td><td class="hide-phone">${p.customer_msisdn ?? ''}</td><td>${when(t, p.created_at)}</td></tr>`,
+      html`<tr><td>${link(ctx, 'payments', p.id)}</td><td class="num">${t.money(p.amount, p.currency)}</td><td>${badge(t, p.status)}</td><td class="hide-phone">${serviceLabel(t, services.get(p.service_id), p.service_id)}</td><td class="hide-phone">${label(t, 'flow', p.flow)}</td><td class="hide-phone">${p.customer_msisdn ?? ''}</td><td>${when(t, p.created_at)}</td></tr>`,
   );
 }
 const paymentHead = (t: Translator) =>
-  html`<tr><th scope="col">${t.t('payments.payment')}</th><th scope="col" class="num">${t.t('col.amount')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('payments.flow')}</th><th scope="col" class="hide-phone">${t.t('payments.customer')}</th><th scope="col">${t.t('col.created')}</th></tr>`;
+  html`<tr><th scope="col">${t.t('payments.payment')}</th><th scope="col" class="num">${t.t('col.amount')}</th><th scope="col">${t.t('col.status')}</th><th scope="col" class="hide-phone">${t.t('fact.service')}</th><th scope="col" class="hide-phone">${t.t('payments.flow')}</th><th scope="col" class="hide-phone">${t.t('payments.customer')}</th><th scope="col">${t.t('col.created')}</th></tr>`;
 
 function payoutRows(ctx: PageContext, rows: ListedPayoutRow[]): Html[] {
   const { t } = ctx;
@@ -93,6 +111,7 @@ function operatorsSection(t: Translator, operators: readonly OperatorConnection[
 export function overviewView(
   ctx: PageContext,
   data: Overview,
+  services: Services,
   operators: readonly OperatorConnection[],
 ): Html {
   const { t } = ctx;
@@ -115,7 +134,7 @@ export function overviewView(
     t.t('overview.noFailing'),
   )}</section>
 ${operatorsSection(t, operators)}
-<section aria-labelledby="recent-payments"><h2 id="recent-payments">${t.t('overview.recentPayments')}</h2>${table(t, t.t('overview.recentPayments'), paymentHead(t), paymentRows(ctx, data.payments), t.t('overview.noPayment'))}<p><a href="${base(ctx.mode)}/payments">${t.t('overview.allPayments')}</a></p></section>
+<section aria-labelledby="recent-payments"><h2 id="recent-payments">${t.t('overview.recentPayments')}</h2>${table(t, t.t('overview.recentPayments'), paymentHead(t), paymentRows(ctx, data.payments, services), t.t('overview.noPayment'))}<p><a href="${base(ctx.mode)}/payments">${t.t('overview.allPayments')}</a></p></section>
 <section aria-labelledby="recent-payouts"><h2 id="recent-payouts">${t.t('overview.recentPayouts')}</h2>${table(t, t.t('overview.recentPayouts'), payoutHead(t), payoutRows(ctx, data.payouts), t.t('overview.noPayout'))}<p><a href="${base(ctx.mode)}/payouts">${t.t('overview.allPayouts')}</a></p></section>
 <section aria-labelledby="report"><h2 id="report">${t.t('overview.report')}</h2>
 <form class="filters" method="get" action="${base(ctx.mode)}/reports/balance-transactions.csv">
@@ -129,7 +148,12 @@ const dateFilters = (t: Translator): FilterField[] => [
   { name: 'to', label: t.t('filters.to'), type: 'date' },
 ];
 
-export function paymentsView(ctx: PageContext, query: Query, result: Page<ListedPaymentRow>): Html {
+export function paymentsView(
+  ctx: PageContext,
+  query: Query,
+  result: Page<ListedPaymentRow>,
+  services: ServiceRow[],
+): Html {
   const { t } = ctx;
   const path = `${base(ctx.mode)}/payments`;
   return html`${filters(
@@ -138,11 +162,11 @@ export function paymentsView(ctx: PageContext, query: Query, result: Page<Listed
     [
       { name: 'status', label: t.t('col.status'), options: choices(t, 'status', paymentStatusValues) },
       { name: 'flow', label: t.t('payments.flow'), options: choices(t, 'flow', paymentFlowValues) },
-      { name: 'service_id', label: t.t('payments.serviceId') },
+      serviceFilter(t, services),
       ...dateFilters(t),
     ],
     query,
-  )}${table(t, t.t('payments.title'), paymentHead(t), paymentRows(ctx, result.items), t.t('payments.empty'))}${pager(t, path, query, result)}`;
+  )}${csvLink(t, path, query)}${table(t, t.t('payments.title'), paymentHead(t), paymentRows(ctx, result.items, servicesById(services)), t.t('payments.empty'))}${pager(t, path, query, result)}`;
 }
 
 export function payoutsView(
@@ -168,7 +192,7 @@ export function payoutsView(
     ...(refunds ? [] : [{ name: 'bulk_id', label: t.t('payouts.bulkId') }]),
     ...dateFilters(t),
   ];
-  return html`${filters(t, path, fields, query)}${table(
+  return html`${filters(t, path, fields, query)}${csvLink(t, path, query)}${table(
     t,
     t.t(refunds ? 'refunds.title' : 'payouts.title'),
     payoutHead(t),
@@ -189,7 +213,7 @@ export function topupsView(ctx: PageContext, query: Query, result: Page<ListedTo
       ...dateFilters(t),
     ],
     query,
-  )}${table(t, t.t('topups.title'), topupHead(t), topupRows(ctx, result.items), t.t('topups.empty'))}${pager(t, path, query, result)}`;
+  )}${csvLink(t, path, query)}${table(t, t.t('topups.title'), topupHead(t), topupRows(ctx, result.items), t.t('topups.empty'))}${pager(t, path, query, result)}`;
 }
 
 function facts(entries: Array<[string, unknown]>): Html {
@@ -203,6 +227,7 @@ function timeline(
   ctx: PageContext,
   movement: { created_at: number; completed_at: number | null; status: string; failure_code: string | null },
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
+  refunds: ListedPayoutRow[] = [],
 ): Html {
   const { t } = ctx;
   const items: Array<{ at: number; body: Html }> = [
@@ -214,10 +239,28 @@ function timeline(
       body: html`<strong>${th(t, 'timeline.became', { status: badge(t, movement.status) })}</strong>${movement.failure_code ? html` (<code>${movement.failure_code}</code>)` : ''}`,
     });
   }
+  // A payment's refunds: their own steps, and their entries and events marked as theirs.
+  const refundIds = new Set(refunds.map((r) => r.id));
+  const of = (sourceId: string) =>
+    refundIds.has(sourceId)
+      ? html`<span class="tag">${th(t, 'timeline.ofRefund', { id: link(ctx, 'payouts', sourceId) })}</span> `
+      : '';
+  for (const refund of refunds) {
+    items.push({
+      at: refund.created_at,
+      body: html`${of(refund.id)}<strong>${t.t('timeline.refundCreated', { amount: t.money(refund.amount, refund.currency) })}</strong>`,
+    });
+    if (refund.completed_at !== null) {
+      items.push({
+        at: refund.completed_at,
+        body: html`${of(refund.id)}<strong>${th(t, 'timeline.became', { status: badge(t, refund.status) })}</strong>`,
+      });
+    }
+  }
   for (const entry of data.ledger) {
     items.push({
       at: entry.created_at,
-      body: html`<strong>${t.t('timeline.ledger', { type: label(t, 'ledger', entry.type) })}</strong> ${t.t('timeline.ledgerAmount', { amount: `${entry.amount > 0 ? '+' : ''}${t.money(entry.amount, entry.currency)}`, balance: t.money(entry.balance_after, entry.currency) })} <code>${entry.id}</code>`,
+      body: html`${of(entry.source_id)}<strong>${t.t('timeline.ledger', { type: label(t, 'ledger', entry.type) })}</strong> ${t.t('timeline.ledgerAmount', { amount: `${entry.amount > 0 ? '+' : ''}${t.money(entry.amount, entry.currency)}`, balance: t.money(entry.balance_after, entry.currency) })} <code>${entry.id}</code>`,
     });
   }
   for (const { event, deliveries } of data.events) {
@@ -225,11 +268,11 @@ function timeline(
       ({ delivery, endpoint, attempts }) =>
         html`<li>${th(t, 'timeline.delivery', { url: endpoint?.url ?? delivery.endpoint_id, status: badge(t, delivery.status), count: delivery.attempts })}
 <ul>${attempts.map((a) => html`<li>${attemptLine(t, a)}</li>`)}</ul>
-${can(ctx.user.role, 'webhooks') ? html`<form method="post" action="${base(ctx.mode)}/events/${event.id}/resend">${csrfInput(ctx.csrf)}<input type="hidden" name="endpoint_id" value="${delivery.endpoint_id}"><button type="submit" class="secondary">${t.t('timeline.resend')}</button></form>` : ''}</li>`,
+${can(ctx.user.role, 'webhooks') ? html`<form method="post" action="${base(ctx.mode)}/events/${event.id}/resend">${csrfInput(ctx.csrf)}${onceInput()}<input type="hidden" name="endpoint_id" value="${delivery.endpoint_id}"><input type="hidden" name="back" value="${ctx.path}"><button type="submit" class="secondary">${t.t('timeline.resend')}</button></form>` : ''}</li>`,
     );
     items.push({
       at: event.created_at,
-      body: html`<strong>${th(t, 'timeline.event', { name: html`<code>${event.event}</code>` })}</strong> <code>${event.id}</code>${deliveries.length ? html`<ul>${attempts}</ul>` : html` <span class="muted">${t.t('timeline.noEndpoint')}</span>`}`,
+      body: html`${of(event.transaction_id)}<strong>${th(t, 'timeline.event', { name: html`<code>${event.event}</code>` })}</strong> <code>${event.id}</code>${deliveries.length ? html`<ul>${attempts}</ul>` : html` <span class="muted">${t.t('timeline.noEndpoint')}</span>`}`,
     });
   }
   items.sort((a, b) => a.at - b.at);
@@ -241,6 +284,7 @@ export function paymentDetail(
   payment: PaymentRow,
   data: { ledger: LedgerRow[]; events: TimelineEvent[] },
   refunds: ListedPayoutRow[],
+  service: ServiceRow | undefined,
 ): Html {
   const { t } = ctx;
   const remaining = payment.amount - payment.refunded_amount;
@@ -255,7 +299,7 @@ ${csrfInput(ctx.csrf)}
 <div class="field"><label for="refund-amount">${t.t('refund.amount', { max: t.money(remaining, payment.currency) })}</label>
 <input id="refund-amount" name="amount" type="number" inputmode="numeric" min="1" max="${remaining}" value="${remaining}" required></div>
 <div class="field"><label for="refund-reference">${t.t('refund.reference')}</label><input id="refund-reference" name="reference" maxlength="100"></div>
-<button type="submit" class="danger" id="refund-button">${t.t('refund.submit', { customer: payment.customer_msisdn ?? '' })}</button></form>`;
+<button type="submit" class="danger" id="refund-button" data-refund-label="${refundLabel(t, payment, null)}" data-currency="${payment.currency}" data-locale="${t.tag}">${refundLabel(t, payment, remaining)}</button></form>`;
   }
   return html`<div class="card">${facts([
     [t.t('col.amount'), t.money(payment.amount, payment.currency)],
@@ -264,13 +308,26 @@ ${csrfInput(ctx.csrf)}
     [t.t('payments.flow'), label(t, 'flow', payment.flow)],
     [t.t('payments.customer'), payment.customer_msisdn],
     [t.t('fact.method'), payment.payment_method ? label(t, 'method', payment.payment_method) : null],
-    [t.t('fact.service'), payment.service_id],
+    [t.t('fact.service'), serviceLabel(t, service, payment.service_id)],
     [t.t('fact.reference'), payment.reference],
     [t.t('col.created'), when(t, payment.created_at)],
   ])}</div>
 <section aria-labelledby="refund-title"><h2 id="refund-title">${t.t('refund.heading')}</h2>${refund}
 ${refunds.length ? table(t, t.t('refund.table'), payoutHead(t), payoutRows(ctx, refunds)) : ''}</section>
-<section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, payment, data)}</section>`;
+<section aria-labelledby="timeline-title"><h2 id="timeline-title">${t.t('timeline.heading')}</h2>${timeline(ctx, payment, data, refunds)}</section>`;
+}
+
+/**
+ * What the refund button refunds: the amount, the payment (its reference, else its id) and to
+ * whom. Without an amount, the words with `{amount}` left for the page's script to fill in as
+ * the amount field changes (views/script.ts).
+ */
+function refundLabel(t: Translator, payment: PaymentRow, amount: number | null): string {
+  return t.t('refund.submitWhat', {
+    amount: amount === null ? '{amount}' : t.money(amount, payment.currency),
+    payment: payment.reference ?? payment.id,
+    customer: payment.customer_msisdn ?? '-',
+  });
 }
 
 export function payoutDetail(
@@ -317,6 +374,7 @@ export function topupDetail(
 export function searchView(
   ctx: PageContext,
   found: { q: string; payments: ListedPaymentRow[]; payouts: ListedPayoutRow[]; topups: ListedTopupRow[] },
+  services: Services,
 ): Html {
   const { t } = ctx;
   if (found.payments.length + found.payouts.length + found.topups.length === 0) {
@@ -326,7 +384,7 @@ export function searchView(
     rows.length
       ? html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${table(t, title, head, rows)}</section>`
       : '';
-  return html`${section(t.t('payments.title'), 'found-payments', paymentRows(ctx, found.payments), paymentHead(t))}
+  return html`${section(t.t('payments.title'), 'found-payments', paymentRows(ctx, found.payments, services), paymentHead(t))}
 ${section(t.t('payouts.title'), 'found-payouts', payoutRows(ctx, found.payouts), payoutHead(t))}
 ${section(t.t('topups.title'), 'found-topups', topupRows(ctx, found.topups), topupHead(t))}`;
 }

@@ -4,6 +4,7 @@ import type { Translator } from '../../i18n/translator.js';
 import type { Page } from '../../storage/pagination.js';
 import type { AttemptRow, WebhookEndpointRow } from '../../storage/rows.js';
 import { can } from '../auth.js';
+import { onceField } from '../form-once.js';
 import { type Html, html } from '../html.js';
 import { th } from '../i18n.js';
 import { badge, pager, table, when } from './components.js';
@@ -88,7 +89,7 @@ export function endpointView(
       html`<tr><td>${event ? html`<code>${event.event}</code> <a href="${base(ctx.mode)}/${event.transaction_id.startsWith('po_') ? 'payouts' : event.transaction_id.startsWith('tu_') ? 'topups' : 'payments'}/${event.transaction_id}">${event.transaction_id}</a>` : delivery.event_id}</td>
 <td>${badge(t, delivery.status)}</td><td class="num">${delivery.attempts}</td>
 <td>${attempts.length ? html`<ul>${attempts.map((a) => html`<li>${attemptLine(t, a)}</li>`)}</ul>` : html`<span class="muted">${t.t('deliveries.notSent')}</span>`}</td>
-<td>${manage ? postButton(ctx, `${base(ctx.mode)}/events/${delivery.event_id}/resend`, t.t('deliveries.resend'), { secondary: true, fields: { endpoint_id: endpoint.id, back: path } }) : ''}</td></tr>`,
+<td>${manage ? postButton(ctx, `${base(ctx.mode)}/events/${delivery.event_id}/resend`, t.t('deliveries.resend'), { secondary: true, fields: { endpoint_id: endpoint.id, back: path, ...onceField() } }) : ''}</td></tr>`,
   );
   const actions = manage
     ? html`<div class="actions card">

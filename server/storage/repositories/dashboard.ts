@@ -8,6 +8,7 @@ import type {
   DeliveryRow,
   LedgerRow,
   Mode,
+  ServiceRow,
   WebhookEndpointRow,
 } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
@@ -239,7 +240,32 @@ function pageReads(connection: SqlConnection, page: Pager) {
       ORDER BY f.failing DESC LIMIT 20`,
   );
 
+  // Successful payments per service and currency in a period: the services page's volumes.
+  const serviceVolumes = connection.prepare<{
+    service_id: string;
+    currency: string;
+    count: number;
+    amount: number;
+  }>(
+    `SELECT service_id, currency, CAST(COUNT(*) AS INTEGER) AS count, CAST(SUM(amount) AS BIGINT) AS amount
+       FROM payments
+      WHERE account_id = @account AND mode = @mode AND status = 'success'
+        AND created_at >= @from AND created_at < @to AND service_id IS NOT NULL
+      GROUP BY service_id, currency`,
+  );
+  // Every service of an account, the deleted ones too: names to show for the ids of any list.
+  const servicesOfAccount = connection.prepare<ServiceRow>(
+    'SELECT * FROM services WHERE account_id = ? AND mode = ? ORDER BY name, seq LIMIT 1000',
+  );
+
   return {
+    async serviceVolumes(accountId: string, mode: Mode, from: number, to: number) {
+      const rows = await serviceVolumes.all({ account: accountId, mode, from, to });
+      return rows.map((r) => ({ ...r, count: Number(r.count), amount: Number(r.amount) }));
+    },
+    async servicesOfAccount(accountId: string, mode: Mode): Promise<ServiceRow[]> {
+      return servicesOfAccount.all(accountId, mode);
+    },
     async ledgerOfSource(walletId: string, sourceId: string): Promise<LedgerRow[]> {
       return ledgerBySource.all(sourceId, walletId);
     },
