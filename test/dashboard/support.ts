@@ -8,9 +8,8 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createDashboardUser } from '../../server/domain/dashboard-users.js';
 import type { DashboardRole } from '../../server/storage/rows.js';
-import { ok } from '../support/api.js';
 import { openIsolatedPage, releaseChromium, sharedChromium } from '../support/browser.js';
-import { collect, createService, fund, sandbox, sandboxBank } from '../support/fixtures.js';
+import { batchOneBankPayout, collect, createService, fund, sandbox } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 export const password = 'correct horse battery';
@@ -174,19 +173,6 @@ export function useSeededDashboard(options: { withBankBatch?: boolean } = {}): S
     await seeded.server?.close();
   });
   return seeded;
-}
-
-/** A bank payout, batched: the bank batches' pages have something to show. Returns the batch's id. */
-async function batchOneBankPayout(server: TestServer) {
-  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Awa Njoya' };
-  const payout = {
-    amount: 1000,
-    currency: 'XAF',
-    recipient_bank_account,
-    payout_type: 'withdrawal',
-  } as const;
-  ok(await server.api.POST('/payouts', { body: payout }));
-  return ok(await server.api.POST('/bank-batches', {})).data.batch_id;
 }
 
 /**

@@ -316,6 +316,13 @@ async function undoMigration9(server: TestServer): Promise<void> {
     'DROP TABLE dashboard_reset_requests',
     'DROP INDEX dashboard_links_by_user',
     'ALTER TABLE dashboard_links DROP COLUMN purpose',
+    // Migration 014's columns and indexes, gone.
+    'DROP INDEX payments_by_reference',
+    'DROP INDEX payouts_by_reference',
+    'DROP INDEX topups_by_reference',
+    'ALTER TABLE payments DROP COLUMN metadata',
+    'ALTER TABLE payouts DROP COLUMN metadata',
+    'ALTER TABLE topups DROP COLUMN metadata',
     // Migration 013's column, gone.
     'ALTER TABLE accounts DROP COLUMN time_zone',
     // Migration 012's tables, gone, and on PostgreSQL its columns of payouts (SQLite's 012

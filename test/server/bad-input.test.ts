@@ -10,7 +10,7 @@ import { camt054 } from '../bank/iso20022.js';
 import { ok } from '../support/api.js';
 import { allRows } from '../support/database.js';
 import { expectApiError } from '../support/error-envelope.js';
-import { collect, createService, fund, sandbox, sandboxBank } from '../support/fixtures.js';
+import { batchOneBankPayout, collect, createService, fund, payOut, sandbox } from '../support/fixtures.js';
 import {
   type Credentials,
   type RequestOptions,
@@ -188,23 +188,9 @@ beforeAll(async () => {
   const topup = ok(await server.api.GET('/topups/{id}', { params: { path: { id: ids.tu } } })).data;
   const payment = ok(await server.api.GET('/payments/{id}', { params: { path: { id: ids.pay } } })).data;
   expect([topup.status, payment.status]).toEqual(['success', 'success']);
-  const payout = {
-    amount: 1000,
-    currency: 'XAF',
-    recipient_msisdn: sandbox.mtn.succeeds,
-    payout_type: 'withdrawal',
-  } as const;
-  ids.po = ok(await server.api.POST('/payouts', { body: payout })).data.transaction_id;
+  ids.po = await payOut(server, 1000, as);
   await server.settle();
-  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Bad Input' };
-  const bankPayout = {
-    amount: 1000,
-    currency: 'XAF',
-    recipient_bank_account,
-    payout_type: 'withdrawal',
-  } as const;
-  ok(await server.api.POST('/payouts', { body: bankPayout }));
-  ids.bb = ok(await server.api.POST('/bank-batches', {})).data.batch_id;
+  ids.bb = await batchOneBankPayout(server, as);
   const endpoint = { url: 'http://127.0.0.1:9/hook' };
   ids.we = ok(await server.api.POST('/webhook-endpoints', { body: endpoint })).data.id;
   // The key revokeApiKey names: the rotation account's own, so no bad request touches the others.

@@ -9,7 +9,7 @@ import { randomBase62 } from '../../server/domain/ids.js';
 import { settleTopup } from '../../server/domain/settlement.js';
 import { ok } from '../support/api.js';
 import { expectApiError } from '../support/error-envelope.js';
-import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
+import { balanceOf, collect, createService, payOut, sandbox } from '../support/fixtures.js';
 import { type ApiResponse, type Credentials, startTestServer, type TestServer } from '../support/server.js';
 import { type Json, type Operation, operations, resolve, schemaErrors } from '../support/spec.js';
 
@@ -114,16 +114,6 @@ async function completeLiveTopups() {
   await server.settle();
 }
 
-async function payOut(p: Party) {
-  const payout = {
-    amount: 1000,
-    currency: 'XAF',
-    recipient_msisdn: sandbox.mtn.succeeds,
-    payout_type: 'withdrawal',
-  } as const;
-  p.ids.po = ok(await server.apiAs(p.as).POST('/payouts', { body: payout })).data.transaction_id;
-}
-
 async function findPaymentEvent(p: Party) {
   const query = { transaction_id: p.ids.pay as string };
   const event = ok(await server.apiAs(p.as).GET('/events', { params: { query } })).data.items[0];
@@ -140,7 +130,7 @@ beforeAll(async () => {
   await meetParties();
   for (const p of Object.values(parties)) await createObjects(p);
   await completeLiveTopups();
-  for (const p of Object.values(parties)) await payOut(p);
+  for (const p of Object.values(parties)) p.ids.po = await payOut(server, 1000, p.as);
   await server.settle();
   for (const p of Object.values(parties)) await findPaymentEvent(p);
 });

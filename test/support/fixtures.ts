@@ -80,6 +80,25 @@ export async function fund(
   return topup.transaction_id;
 }
 
+/** A withdrawal of `amount` XAF to an MTN number that succeeds; returns the payout's id. */
+export async function payOut(server: TestServer, amount = 1000, as: Credentials = server.test) {
+  const body = {
+    amount,
+    currency: 'XAF',
+    recipient_msisdn: sandbox.mtn.succeeds,
+    payout_type: 'withdrawal',
+  } as const;
+  return ok(await server.apiAs(as).POST('/payouts', { body })).data.transaction_id;
+}
+
+/** A bank withdrawal of 1,000 XAF to an account that books it, batched; returns the batch's id. */
+export async function batchOneBankPayout(server: TestServer, as: Credentials = server.test) {
+  const recipient_bank_account = { iban: sandboxBank.succeeds, holder_name: 'Awa Njoya' };
+  const body = { amount: 1000, currency: 'XAF', recipient_bank_account, payout_type: 'withdrawal' } as const;
+  ok(await server.apiAs(as).POST('/payouts', { body }));
+  return ok(await server.apiAs(as).POST('/bank-batches', {})).data.batch_id;
+}
+
 export async function balanceOf(server: TestServer, as: Credentials = server.test, currency = 'XAF') {
   const { balances } = ok(await server.apiAs(as).GET('/balance')).data;
   return balances.find((b) => b.currency === currency)?.available ?? 0;
