@@ -304,13 +304,8 @@ describe('kill -9 under load, then restart on the same database', () => {
   });
 
   it('moved no money but these requests and the funding top-up', () => {
-    expect(
-      strangers(
-        run.delivered,
-        run.sent.map((s) => s.request.key),
-        'crash-fund',
-      ),
-    ).toEqual([]);
+    const keys = run.sent.map((s) => s.request.key);
+    expect(strangers(run.delivered, keys, 'crash-fund')).toEqual([]);
   });
 
   it('ends with every balance equal to its ledger, and the API shows that balance', async () => {

@@ -231,14 +231,9 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   ).data.data;
   await ok('list services', 200, client.GET('/services', { params: { query: { limit: 5 } } }));
   await ok('read service', 200, client.GET('/services/{id}', byId(service.service_id)));
-  await ok(
-    'update service',
-    200,
-    client.PUT('/services/{id}', {
-      ...byId(service.service_id),
-      body: { description: 'through Prism' },
-    }),
-  );
+  const updateService = (body: { description?: string; status?: 'inactive'; name?: string }) =>
+    client.PUT('/services/{id}', { ...byId(service.service_id), body });
+  await ok('update service', 200, updateService({ description: 'through Prism' }));
   const endpoint = (
     await ok(
       'create webhook endpoint',
@@ -399,46 +394,44 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   );
   await ok('api keys', 200, client.GET('/api-keys'));
 
-  // Errors a valid request meets.
-  await ok('bad key', 401, badKeyClient.GET('/balance'));
-  await ok(
-    'short balance',
-    403,
-    client.POST('/payouts', {
-      body: { amount: 1_000_000_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
-    }),
-  );
-  await ok('unknown payment', 404, client.GET('/payments/{id}', byId(`pay_${'Z'.repeat(24)}`)));
+  // Errors a valid request meets, each answered with its documented status.
+  const refusals: Array<[string, number, () => Promise<{ response: Response; data?: unknown }>]> = [
+    ['bad key', 401, () => badKeyClient.GET('/balance')],
+    [
+      'short balance',
+      403,
+      () =>
+        client.POST('/payouts', {
+          body: { amount: 1_000_000_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+        }),
+    ],
+    ['unknown payment', 404, () => client.GET('/payments/{id}', byId(`pay_${'Z'.repeat(24)}`))],
+    [
+      'refund of an unsettled payment',
+      409,
+      () => client.POST('/refunds', { body: { payment_id: hosted.transaction_id } }),
+    ],
+    [
+      'refund too large',
+      422,
+      () => client.POST('/refunds', { body: { payment_id: direct.transaction_id, amount: 1_000_000 } }),
+    ],
+    [
+      'unknown wallet',
+      422,
+      () =>
+        client.POST('/payouts', {
+          body: { amount: 10, recipient_wallet_id: `wal_${'Z'.repeat(24)}`, payout_type: 'transfer' },
+        }),
+    ],
+  ];
+  for (const [what, status, call] of refusals) await ok(what, status, call());
   const key = `proxy-${Date.now()}`;
   const keyed = { params: { header: { 'Idempotency-Key': key } } };
   await ok('keyed service', 201, client.POST('/services', { ...keyed, body: { name: 'first' } }));
   await ok('replayed service', 201, client.POST('/services', { ...keyed, body: { name: 'first' } }));
   await ok('reused key', 409, client.POST('/services', { ...keyed, body: { name: 'second' } }));
-  await ok(
-    'refund of an unsettled payment',
-    409,
-    client.POST('/refunds', { body: { payment_id: hosted.transaction_id } }),
-  );
-  await ok(
-    'refund too large',
-    422,
-    client.POST('/refunds', { body: { payment_id: direct.transaction_id, amount: 1_000_000 } }),
-  );
-  await ok(
-    'unknown wallet',
-    422,
-    client.POST('/payouts', {
-      body: { amount: 10, recipient_wallet_id: `wal_${'Z'.repeat(24)}`, payout_type: 'transfer' },
-    }),
-  );
-  await ok(
-    'deactivate service',
-    200,
-    client.PUT('/services/{id}', {
-      ...byId(service.service_id),
-      body: { status: 'inactive' },
-    }),
-  );
+  await ok('deactivate service', 200, updateService({ status: 'inactive' }));
   await ok(
     'payment to an inactive service',
     422,
@@ -448,11 +441,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   );
   await ok('delete webhook endpoint', 200, client.DELETE('/webhook-endpoints/{id}', endpointPath));
   await ok('delete service', 200, client.DELETE('/services/{id}', byId(service.service_id)));
-  await ok(
-    'update a deleted service',
-    409,
-    client.PUT('/services/{id}', { ...byId(service.service_id), body: { name: 'x' } }),
-  );
+  await ok('update a deleted service', 409, updateService({ name: 'x' }));
   const rotated = await ok(
     'rotate key with grace',
     201,
