@@ -29,7 +29,7 @@ import {
   networkError,
   numbers,
   pollUntil,
-  sleep,
+  runClients,
   waitUntil,
 } from './support/load.js';
 import { describeDatabase, type MoneySnapshot, readMoney, watchUnansweredCommits } from './support/money.js';
@@ -87,9 +87,8 @@ function startClients(api: ReturnType<typeof callAs>, serviceId: string) {
   const kinds = ['payment', 'payout', 'topup'] as const;
   const sent: Sent[] = [];
   const answeredKeys = new Set<string>();
-  let stopped = false;
-  const client = async () => {
-    while (!stopped) {
+  const client = async (_: number, on: () => boolean) => {
+    while (on()) {
       const i = sent.length;
       const kind = kinds[i % kinds.length] as (typeof kinds)[number];
       const msisdn = msisdns[Math.floor(next() * msisdns.length)] as string;
@@ -107,15 +106,7 @@ function startClients(api: ReturnType<typeof callAs>, serviceId: string) {
       }
     }
   };
-  const running = Array.from({ length: clients }, client);
-  return {
-    sent,
-    answeredKeys,
-    stop: () => {
-      stopped = true;
-      return Promise.all(running);
-    },
-  };
+  return { sent, answeredKeys, ...runClients(clients, client) };
 }
 
 /** Loads the server until webhook deliveries are refused, then kills it, aimed if it can be. */
@@ -154,14 +145,19 @@ async function loadAndKill(
   return aimed;
 }
 
-/** Clients retry, with the same key, every request whose answer the crash swallowed. */
+/**
+ * Clients retry, with the same key, every request whose answer the crash swallowed, until it is
+ * answered (a test then fails a retry that never was).
+ */
 async function retrySwallowed(api: ReturnType<typeof callAs>, sent: Sent[]) {
   for (const record of sent.filter((s) => s.networkError !== undefined)) {
-    for (let attempt = 0; attempt < 5 && !record.retry; attempt++) {
-      const { path, body, key } = record.request;
-      record.retry = await api('POST', path, { body, idempotencyKey: key }).catch(() => undefined);
-      if (!record.retry) await sleep(200);
-    }
+    const { path, body, key } = record.request;
+    record.retry = await pollUntil(
+      () => api('POST', path, { body, idempotencyKey: key }).catch(() => undefined),
+      (answer) => answer !== undefined,
+      15_000,
+      200,
+    );
   }
 }
 

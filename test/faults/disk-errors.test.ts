@@ -94,6 +94,13 @@ file.closeAtEnd({
   },
 });
 
+/** A folder of its own for one situation, in the file's folder, and the database path in it. */
+function situationFolder(name: string): { dir: string; dbPath: string } {
+  const dir = join(file.dir, name);
+  mkdirSync(dir);
+  return { dir, dbPath: join(dir, 'payments.db') };
+}
+
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** Whether the server logged an error with a SQLite code matching `pattern`: the fault did hit it. */
@@ -435,9 +442,7 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     timeout: 120_000,
   }, async () => {
     const started = Date.now();
-    const dir = join(file.dir, 'read-only');
-    mkdirSync(dir);
-    const dbPath = join(dir, 'payments.db');
+    const { dir, dbPath } = situationFolder('read-only');
     const { prepared, server: preparing, requests } = await prepare(dbPath);
     await freeze(preparing, dbPath, prepared);
 
@@ -473,7 +478,7 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     expect(tableCounts(dbPath)).toEqual(countsBefore);
     expect(sha256(dbPath)).toBe(hashBefore);
 
-    for (const file of readdirSync(dir)) chmodSync(join(dir, file), 0o644);
+    for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o644);
     const writable = await startChildServer({ dbPath, name: 'writable-again', env: localEndpoints });
     file.track(writable);
     const retried = await afterLift(writable, dbPath, prepared, outcome);
@@ -490,11 +495,8 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     'on a read-only file system the server refuses to start and changes nothing',
     { timeout: 60_000 },
     async () => {
-      const dir = join(file.dir, 'ro-source');
-      const mount = join(file.dir, 'ro-mount');
-      mkdirSync(dir);
-      mkdirSync(mount);
-      const dbPath = join(dir, 'payments.db');
+      const { dir, dbPath } = situationFolder('ro-source');
+      const mount = situationFolder('ro-mount').dir;
       await createAccountWithCli(dbPath, 'Read-only file system');
       const hashBefore = sha256(dbPath);
       execFileSync('mount', ['--bind', dir, mount]);
@@ -605,9 +607,7 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
     timeout: 120_000,
   }, async () => {
     const started = Date.now();
-    const dir = join(file.dir, 'full-disk');
-    mkdirSync(dir);
-    const dbPath = join(dir, 'payments.db');
+    const { dir, dbPath } = situationFolder('full-disk');
     const tmpfs = diskFullTechnique === 'tmpfs';
     const { faulty, prepared, requests, lift, filled } = tmpfs
       ? await fillTmpfs(dir, dbPath)

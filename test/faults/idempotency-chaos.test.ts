@@ -19,7 +19,14 @@ import {
 } from '../support/child-server.js';
 import { callAs, type FundedServer, startFundedServer } from './support/funded-server.js';
 import { faultFile, random, recordOnce, seed } from './support/harness.js';
-import { type LogicalRequest, logicalRequest, numbers, sleep, waitUntil } from './support/load.js';
+import {
+  type LogicalRequest,
+  logicalRequest,
+  numbers,
+  runClients,
+  sleep,
+  waitUntil,
+} from './support/load.js';
 import { describeDatabase, type MoneySnapshot, watchUnansweredCommits } from './support/money.js';
 import { strangers, unsettled, waitForSettlement } from './support/settlement.js';
 
@@ -73,7 +80,6 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
   const unexpected: string[] = [];
   const answeredKeys = new Set<string>();
   let inFlight = 0;
-  let loadOn = true;
 
   const sendUntilAnswered = async ({ request, attempts, answers }: Logical): Promise<void> => {
     const deadline = Date.now() + perRequestDeadlineMs;
@@ -108,8 +114,8 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
   const next = random();
   const msisdns = [numbers.success, numbers.success2, numbers.fails, numbers.neverSettles];
   const kinds = ['payment', 'payout', 'topup'] as const;
-  const client = async () => {
-    while (loadOn && logicals.length < maxLogical) {
+  const client = async (_: number, on: () => boolean) => {
+    while (on() && logicals.length < maxLogical) {
       const i = logicals.length;
       const kind = kinds[i % kinds.length] as (typeof kinds)[number];
       const msisdn = msisdns[Math.floor(next() * msisdns.length)] as string;
@@ -121,17 +127,7 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
       await sleep(paceMs);
     }
   };
-  const running = Array.from({ length: clients }, client);
-  return {
-    logicals,
-    unexpected,
-    answeredKeys,
-    inFlight: () => inFlight,
-    stop: () => {
-      loadOn = false;
-      return Promise.all(running);
-    },
-  };
+  return { logicals, unexpected, answeredKeys, inFlight: () => inFlight, ...runClients(clients, client) };
 }
 
 async function chaos(): Promise<ChaosRun> {
