@@ -13,7 +13,7 @@
  * page cache (SQLite) or the database server (PostgreSQL) either way. Losing power is not
  * simulated here (`synchronous=FULL`, PostgreSQL's fsync on commit are what cover it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CallResult,
   type ChildServer,
@@ -22,27 +22,24 @@ import {
   startChildServer,
 } from '../support/child-server.js';
 import { callAs, startFundedServer } from './support/funded-server.js';
+import { faultFile, random, recordOnce, seed } from './support/harness.js';
 import {
-  internalErrors,
   type LogicalRequest,
   logicalRequest,
   networkError,
   numbers,
   pollUntil,
-  seededRandom,
-  sleep,
-  tempFolder,
+  runClients,
   waitUntil,
 } from './support/load.js';
 import { describeDatabase, type MoneySnapshot, readMoney, watchUnansweredCommits } from './support/money.js';
 import { type FaultReceiver, startFaultReceiver } from './support/receiver.js';
-import { settledStatus, unsettled, waitForSettlement } from './support/settlement.js';
+import { settledStatus, strangers, unsettled, waitForSettlement } from './support/settlement.js';
 
 const clients = 20;
 /** Webhooks are refused from this many answers on, so deliveries are queued at the crash. */
 const refuseWebhooksAfter = 150;
 const killAfterAnswers = 300;
-const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 // The receiver is on 127.0.0.1: sandbox endpoints may be local only with the opt-in. It refuses
 // for a while on purpose: the circuit breaker must not pause it past the test's deadline.
 const serverEnv = {
@@ -76,36 +73,28 @@ interface CrashRun {
   delivered: MoneySnapshot;
 }
 
-const folder = tempFolder('faults-crash-');
-const servers: ChildServer[] = [];
+const file = faultFile('faults-crash-');
 let receiver: FaultReceiver;
-let run: CrashRun;
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  await receiver?.close();
-  folder.remove();
-});
+const run = {} as CrashRun;
 
 /**
  * Clients sending one request after the other until `stop()`, each recorded with its answer
  * or the network error that cut it.
  */
 function startClients(api: ReturnType<typeof callAs>, serviceId: string) {
-  const random = seededRandom(seed);
+  const next = random();
   const msisdns = [numbers.success, numbers.success, numbers.success2, numbers.fails, numbers.neverSettles];
   const kinds = ['payment', 'payout', 'topup'] as const;
   const sent: Sent[] = [];
   const answeredKeys = new Set<string>();
-  let stopped = false;
-  const client = async () => {
-    while (!stopped) {
+  const client = async (_: number, on: () => boolean) => {
+    while (on()) {
       const i = sent.length;
       const kind = kinds[i % kinds.length] as (typeof kinds)[number];
-      const msisdn = msisdns[Math.floor(random() * msisdns.length)] as string;
+      const msisdn = msisdns[Math.floor(next() * msisdns.length)] as string;
       // Payouts are large enough that the balance runs out and some are refused.
       const amount =
-        kind === 'payout' ? 1000 + Math.floor(random() * 40) * 1000 : 100 + Math.floor(random() * 50) * 100;
+        kind === 'payout' ? 1000 + Math.floor(next() * 40) * 1000 : 100 + Math.floor(next() * 50) * 100;
       const record: Sent = { request: logicalRequest(kind, `crash-${seed}-${i}`, amount, msisdn, serviceId) };
       sent.push(record);
       const { path, body, key } = record.request;
@@ -117,15 +106,7 @@ function startClients(api: ReturnType<typeof callAs>, serviceId: string) {
       }
     }
   };
-  const running = Array.from({ length: clients }, client);
-  return {
-    sent,
-    answeredKeys,
-    stop: () => {
-      stopped = true;
-      return Promise.all(running);
-    },
-  };
+  return { sent, answeredKeys, ...runClients(clients, client) };
 }
 
 /** Loads the server until webhook deliveries are refused, then kills it, aimed if it can be. */
@@ -144,7 +125,7 @@ async function loadAndKill(
   receiver.setAccepting(false);
   // Enough answers, and deliveries left pending by the refusals (payments settle 200 ms after
   // they are made: a fast server answers its 300 before any has settled).
-  const refused = () => receiver.deliveries.filter((d) => d.answered === 503).length;
+  const refused = () => receiver.deliveries().filter((d) => d.answered === 503).length;
   await waitUntil(
     () => answers() >= killAfterAnswers && refused() >= 5,
     60_000,
@@ -164,14 +145,19 @@ async function loadAndKill(
   return aimed;
 }
 
-/** Clients retry, with the same key, every request whose answer the crash swallowed. */
+/**
+ * Clients retry, with the same key, every request whose answer the crash swallowed, until it is
+ * answered (a test then fails a retry that never was).
+ */
 async function retrySwallowed(api: ReturnType<typeof callAs>, sent: Sent[]) {
   for (const record of sent.filter((s) => s.networkError !== undefined)) {
-    for (let attempt = 0; attempt < 5 && !record.retry; attempt++) {
-      const { path, body, key } = record.request;
-      record.retry = await api('POST', path, { body, idempotencyKey: key }).catch(() => undefined);
-      if (!record.retry) await sleep(200);
-    }
+    const { path, body, key } = record.request;
+    record.retry = await pollUntil(
+      () => api('POST', path, { body, idempotencyKey: key }).catch(() => undefined),
+      (answer) => answer !== undefined,
+      15_000,
+      200,
+    );
   }
 }
 
@@ -186,23 +172,22 @@ function allDelivered(snapshot: MoneySnapshot): boolean {
 
 async function crashUnderLoad(): Promise<CrashRun> {
   receiver = await startFaultReceiver();
+  file.closeAtEnd(receiver);
   const funded = await startFundedServer({
-    dir: folder.dir,
+    dir: file.dir,
     name: 'crash',
     env: serverEnv,
     webhookUrl: receiver.url,
     funding: 300_000,
   });
   const { database, account, serviceId } = funded;
-  const before = funded.server;
-  servers.push(before);
+  const before = file.track(funded.server);
 
   const load = startClients(callAs(before, account), serviceId);
   const aimed = await loadAndKill(before, database, load);
   const atCrash = await readMoney(database);
 
-  const after = await startChildServer({ ...database, name: 'after-crash', env: serverEnv });
-  servers.push(after);
+  const after = file.track(await startChildServer({ ...database, name: 'after-crash', env: serverEnv }));
   const restartedAt = Date.now();
   receiver.setAccepting(true);
   await retrySwallowed(callAs(after, account), load.sent);
@@ -221,20 +206,20 @@ async function crashUnderLoad(): Promise<CrashRun> {
   };
 }
 
+/** The set-up's report: what the kill cut, whether it was aimed, what it left queued. */
+function summary(run: CrashRun): string {
+  const cut = run.sent.filter((s) => s.networkError !== undefined);
+  return (
+    `[faults/crash] ${describeDatabase(run.database)}, seed ${seed}: ${run.sent.length} requests from ${clients} clients, ` +
+    `${run.sent.length - cut.length} answered before the kill, ${cut.length} cut by it ` +
+    `(${run.aimed ? 'aimed: killed while paused between a commit and its answer' : 'not aimed: no pause caught a commit without its answer'}), ` +
+    `${cut.filter((s) => run.atCrash.byReference.has(s.request.key)).length} of them had committed; ` +
+    `${run.atCrash.deliveries.filter((d) => d.status === 'pending').length} webhook deliveries queued at the crash`
+  );
+}
+
 describe('kill -9 under load, then restart on the same database', () => {
-  beforeAll(async () => {
-    const started = Date.now();
-    run = await crashUnderLoad();
-    const cut = run.sent.filter((s) => s.networkError !== undefined);
-    console.info(
-      `[faults/crash] ${describeDatabase(run.database)}, seed ${seed}: ${run.sent.length} requests from ${clients} clients, ` +
-        `${run.sent.length - cut.length} answered before the kill, ${cut.length} cut by it ` +
-        `(${run.aimed ? 'aimed: killed while paused between a commit and its answer' : 'not aimed: no pause caught a commit without its answer'}), ` +
-        `${cut.filter((s) => run.atCrash.byReference.has(s.request.key)).length} of them had committed; ` +
-        `${run.atCrash.deliveries.filter((d) => d.status === 'pending').length} webhook deliveries queued at the crash; ` +
-        `whole set-up ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  }, 150_000);
+  recordOnce(run, crashUnderLoad, summary, 150_000);
 
   const cutByTheKill = () => run.sent.filter((s) => s.networkError !== undefined);
 
@@ -315,11 +300,8 @@ describe('kill -9 under load, then restart on the same database', () => {
   });
 
   it('moved no money but these requests and the funding top-up', () => {
-    const keys = new Set(run.sent.map((s) => s.request.key));
-    const strangers = run.delivered.movements
-      .filter((m) => m.reference === null || (!keys.has(m.reference) && m.reference !== 'crash-fund'))
-      .map((m) => `${m.kind} ${m.id} reference ${m.reference}`);
-    expect(strangers).toEqual([]);
+    const keys = run.sent.map((s) => s.request.key);
+    expect(strangers(run.delivered, keys, 'crash-fund')).toEqual([]);
   });
 
   it('ends with every balance equal to its ledger, and the API shows that balance', async () => {
@@ -336,7 +318,10 @@ describe('kill -9 under load, then restart on the same database', () => {
     expect(run.delivered.events.filter((e) => !accepted.has(e.id)).map((e) => e.id)).toEqual([]);
     expect(run.delivered.deliveries.filter((d) => d.status !== 'succeeded').map((d) => d.id)).toEqual([]);
     const acceptedAfter = new Set(
-      receiver.deliveries.filter((d) => d.answered === 200 && d.at >= run.restartedAt).map((d) => d.eventId),
+      receiver
+        .deliveries()
+        .filter((d) => d.answered === 200 && d.at >= run.restartedAt)
+        .map((d) => d.eventId),
     );
     const queuedAtCrash = run.atCrash.deliveries.filter((d) => d.status === 'pending');
     expect(queuedAtCrash.filter((d) => !acceptedAfter.has(d.event_id)).map((d) => d.event_id)).toEqual([]);
@@ -344,13 +329,13 @@ describe('kill -9 under load, then restart on the same database', () => {
 
   it('delivers nothing unknown, and queues one delivery per event', () => {
     const allEvents = new Set(run.delivered.events.map((e) => e.id));
-    expect(receiver.deliveries.filter((d) => !allEvents.has(d.eventId) || d.bodyId !== d.eventId)).toEqual(
+    expect(receiver.deliveries().filter((d) => !allEvents.has(d.eventId) || d.bodyId !== d.eventId)).toEqual(
       [],
     );
     expect(run.delivered.deliveries.length).toBe(run.delivered.events.length);
   });
 
   it('answered no request with a 500 on either side of the crash', () => {
-    expect(internalErrors([run.servers.before, run.servers.after])).toEqual([]);
+    expect(file.internalErrors()).toEqual([]);
   });
 });

@@ -16,25 +16,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CallOptions, CallResult, ChildServer, DatabaseTarget } from '../support/child-server.js';
-import { type PostgresCluster, queryPostgres, startPostgresCluster } from '../support/postgres.js';
+import { queryPostgres } from '../support/postgres.js';
 import { callAs, startFundedServer } from './support/funded-server.js';
+import { postgresFaultFile, recordOnce, seed } from './support/harness.js';
 import {
   documented503,
-  internalErrors,
   type LogicalRequest,
   logicalRequest,
   networkError,
   numbers,
   pollUntil,
+  runClients,
   sleep,
-  tempFolder,
   waitUntil,
 } from './support/load.js';
 import { type Kind, type MoneySnapshot, readMoney } from './support/money.js';
 
-const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 const secretsKey = randomBytes(32).toString('hex');
 /** How long the database stays down: longer than the sandbox settlement delay below. */
 const outageMs = 5_000;
@@ -43,23 +42,20 @@ const loadClients = 4;
 /** Every bounded retry loop gives up after this long. */
 const retryDeadlineMs = 30_000;
 
-const folder = tempFolder('faults-pg-outage-');
-let cluster: PostgresCluster;
+const file = postgresFaultFile('faults-pg-outage-');
 let clusterDown = false;
-const servers: ChildServer[] = [];
 /** Cleared when the test ends, however it ends: the load's clients stop retrying at once. */
 let sending = true;
 
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 120_000);
-
+// Before the file's own clean-up (after hooks run last registered first): the load stops, and a
+// cluster the test left down is started again, so that it can be stopped.
 afterAll(async () => {
   sending = false;
-  await Promise.all(servers.map((s) => s.stop()));
-  if (clusterDown) await cluster?.resume().catch(() => undefined);
-  await cluster?.stop();
-  folder.remove();
+  if (clusterDown)
+    await file
+      .cluster()
+      .resume()
+      .catch(() => undefined);
 }, 60_000);
 
 /** The id a creation answer names: a movement's, a service's or a webhook endpoint's. */
@@ -140,7 +136,6 @@ interface Logical {
 function startLoad(api: ReturnType<typeof callAs>, serviceId: string) {
   const logicals: Logical[] = [];
   const unexpected: string[] = [];
-  let loadOn = true;
   const sendUntilAnswered = async ({ request, answers, networkErrors }: Logical) => {
     const deadline = Date.now() + retryDeadlineMs + outageMs;
     while (sending && Date.now() < deadline) {
@@ -157,8 +152,8 @@ function startLoad(api: ReturnType<typeof callAs>, serviceId: string) {
     }
     if (sending) unexpected.push(`${request.key}: no answer other than 503 in time`);
   };
-  const client = async (c: number) => {
-    for (let n = 0; loadOn && n < 1000; n++) {
+  const client = async (c: number, on: () => boolean) => {
+    for (let n = 0; on() && n < 1000; n++) {
       const kind = n % 2 === 0 ? 'payment' : 'topup';
       const amount = 100 + ((c * 7 + n) % 30) * 100;
       const request = logicalRequest(kind, `outage-${seed}-${c}-${n}`, amount, numbers.success, serviceId);
@@ -168,15 +163,7 @@ function startLoad(api: ReturnType<typeof callAs>, serviceId: string) {
       await sleep(30);
     }
   };
-  const running = Array.from({ length: loadClients }, (_, c) => client(c));
-  return {
-    logicals,
-    unexpected,
-    stop: () => {
-      loadOn = false;
-      return Promise.all(running);
-    },
-  };
+  return { logicals, unexpected, ...runClients(loadClients, client) };
 }
 
 /** What the set-up did and saw, for the tests to check. */
@@ -242,13 +229,13 @@ async function retryWrites(api: ReturnType<typeof callAs>, writes: Write[], url:
 }
 
 async function outage(): Promise<OutageRun> {
-  const url = await cluster.createDatabase();
+  const url = await file.cluster().createDatabase();
   const funded = await startFundedServer({
-    dir: folder.dir,
+    dir: file.dir,
     name: 'outage',
     funding: 500_000,
     database: {
-      dbPath: join(folder.dir, 'unused.db'),
+      dbPath: join(file.dir, 'unused.db'),
       databaseEnv: { DATABASE_URL: url, SECRETS_ENCRYPTION_KEY: secretsKey },
     },
     env: {
@@ -259,7 +246,7 @@ async function outage(): Promise<OutageRun> {
     },
   });
   const { server, database, serviceId } = funded;
-  servers.push(server);
+  file.track(server);
   const api = callAs(server, funded.account);
   const load = startLoad(api, serviceId);
   await waitUntil(
@@ -276,7 +263,7 @@ async function outage(): Promise<OutageRun> {
   if (due.status !== 202) throw new Error(`the due payment: ${due.status} ${due.text}`);
 
   const pid = server.pid;
-  await cluster.pause();
+  await file.cluster().pause();
   clusterDown = true;
   const stoppedAt = Date.now();
   const writes = writesOf(serviceId);
@@ -285,7 +272,7 @@ async function outage(): Promise<OutageRun> {
   await sleep(Math.max(0, stoppedAt + outageMs - Date.now()));
   const aliveThroughOutage = server.alive();
 
-  await cluster.resume();
+  await file.cluster().resume();
   clusterDown = false;
   const resumedAt = Date.now();
   for (const write of writes) write.rowsAtResume = await write.rows(url);
@@ -321,19 +308,19 @@ async function outage(): Promise<OutageRun> {
   };
 }
 
+/** The set-up's report: how long the database was down, and what was sent meanwhile. */
+function summary(run: OutageRun): string {
+  const answers = run.load.logicals.flatMap((l) => l.answers);
+  return (
+    `[faults/database-outage-postgres] seed ${seed}: database down ${((run.resumedAt - run.stoppedAt) / 1000).toFixed(1)} s ` +
+    `(pg_ctl stop -m immediate); ${run.writes.length} writes in two rounds, healthz and GET /balance twice while down; ` +
+    `load: ${run.load.logicals.length} logical requests from ${loadClients} clients, ${answers.filter((a) => a.status === 503).length} × 503`
+  );
+}
+
 describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API runs', () => {
-  let run: OutageRun;
-  beforeAll(async () => {
-    const started = Date.now();
-    run = await outage();
-    const answers = run.load.logicals.flatMap((l) => l.answers);
-    console.info(
-      `[faults/database-outage-postgres] seed ${seed}: database down ${((run.resumedAt - run.stoppedAt) / 1000).toFixed(1)} s ` +
-        `(pg_ctl stop -m immediate); ${run.writes.length} writes in two rounds, healthz and GET /balance twice while down; ` +
-        `load: ${run.load.logicals.length} logical requests from ${loadClients} clients, ${answers.filter((a) => a.status === 503).length} × 503; ` +
-        `whole set-up ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  }, 150_000);
+  const run = {} as OutageRun;
+  recordOnce(run, outage, summary, 150_000);
 
   const outageAnswers = () =>
     run.writes.flatMap((w) => w.answers.map((answer) => ({ label: w.label, answer })));
@@ -452,7 +439,7 @@ describe('the PostgreSQL server stopped (pg_ctl stop -m immediate) while the API
       run.settled.movements.filter((m) => m.status !== 'success').map((m) => `${m.kind} ${m.id} ${m.status}`),
     ).toEqual([]);
     expect(run.settled.problems).toEqual([]);
-    expect(internalErrors([run.server])).toEqual([]);
+    expect(file.internalErrors()).toEqual([]);
     expect(run.server.pid).toBe(run.pid);
   });
 });

@@ -39,27 +39,20 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { secretsKeyFilePath } from '../../server/storage/secret-box.js';
 import {
   type CallResult,
   type ChildServer,
   ChildServerStartError,
   type CliAccount,
-  callApi,
   createAccountWithCli,
   startChildServer,
 } from '../support/child-server.js';
 import { testEngine } from '../support/server.js';
-import {
-  documented503,
-  internalErrors,
-  logicalRequest,
-  numbers,
-  sleep,
-  tempFolder,
-  waitUntil,
-} from './support/load.js';
+import { callAs } from './support/funded-server.js';
+import { faultFile } from './support/harness.js';
+import { documented503, logicalRequest, numbers, sleep, tempFolder, waitUntil } from './support/load.js';
 import { inspectMoney, openReadOnly, tableCounts } from './support/money.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -86,21 +79,27 @@ const diskFullTechnique = (process.env.FAULTS_DISK_FULL ?? (canMount ? 'tmpfs' :
   | 'tmpfs'
   | 'rlimit';
 
-const folder = tempFolder('faults-disk-');
-const servers: ChildServer[] = [];
+const file = faultFile('faults-disk-');
 const mounts: string[] = [];
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  for (const mount of mounts.reverse()) {
-    try {
-      execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
-    } catch {
-      // Already unmounted.
+// Once the servers stopped, before the folder is removed.
+file.closeAtEnd({
+  close() {
+    for (const mount of mounts.reverse()) {
+      try {
+        execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
+      } catch {
+        // Already unmounted.
+      }
     }
-  }
-  folder.remove();
+  },
 });
+
+/** A folder of its own for one situation, in the file's folder, and the database path in it. */
+function situationFolder(name: string): { dir: string; dbPath: string } {
+  const dir = join(file.dir, name);
+  mkdirSync(dir);
+  return { dir, dbPath: join(dir, 'payments.db') };
+}
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -154,11 +153,12 @@ async function prepare(
     name: 'prepare',
     env: { SANDBOX_SETTLE_MS: String(prepareSettleMs), ...localEndpoints },
   });
-  servers.push(server);
+  file.track(server);
   let requests = 0;
-  const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) => {
+  const call = callAs(server, account);
+  const api: typeof call = (...args) => {
     requests += 1;
-    return callApi(server.url, account, method, path, options);
+    return call(...args);
   };
   const service = await api('POST', '/services', { body: { name: 'Disk shop' } });
   expect(service.status, service.text).toBe(201);
@@ -338,8 +338,7 @@ async function underFault(
   prefix: string,
   mayCommit: boolean,
 ): Promise<FaultOutcome> {
-  const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
-    callApi(server.url, prepared.account, method, path, options);
+  const api = callAs(server, prepared.account);
   const writes = faultWrites(prefix, prepared.serviceId);
   const answers: CallResult[] = [];
   for (const write of writes) {
@@ -409,8 +408,7 @@ async function afterLift(
   prepared: Prepared,
   outcome: FaultOutcome,
 ): Promise<number> {
-  const api = (method: string, path: string, options: Parameters<typeof callApi>[4] = {}) =>
-    callApi(server.url, prepared.account, method, path, options);
+  const api = callAs(server, prepared.account);
   let retried = 0;
   for (const [i, write] of outcome.writes.entries()) {
     if (outcome.answers[i]?.status !== 503) continue;
@@ -433,7 +431,7 @@ async function afterLift(
   for (const write of outcome.writes) {
     if (write.reference) expect(snapshot.byReference.get(write.reference)?.length, write.label).toBe(1);
   }
-  expect(internalErrors(servers)).toEqual([]);
+  expect(file.internalErrors()).toEqual([]);
   return retried;
 }
 
@@ -444,15 +442,13 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     timeout: 120_000,
   }, async () => {
     const started = Date.now();
-    const dir = join(folder.dir, 'read-only');
-    mkdirSync(dir);
-    const dbPath = join(dir, 'payments.db');
+    const { dir, dbPath } = situationFolder('read-only');
     const { prepared, server: preparing, requests } = await prepare(dbPath);
     await freeze(preparing, dbPath, prepared);
 
     chmodSync(dbPath, 0o444);
     if (isRoot) {
-      chmodSync(folder.dir, 0o755); // mkdtemp made it 0700: the server's user must reach its folder
+      chmodSync(file.dir, 0o755); // mkdtemp made it 0700: the server's user must reach its folder
       chownSync(dir, nobody.uid, nobody.gid);
       chownSync(dbPath, nobody.uid, nobody.gid);
       // The key that seals webhook secrets, generated beside the database, belongs to the server's user.
@@ -469,7 +465,7 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
       env: localEndpoints,
       ...(isRoot ? { user: nobody } : {}),
     });
-    servers.push(readOnly);
+    file.track(readOnly);
     const outcome = await underFault(readOnly, dbPath, prepared, 'ro', false);
     expect(logged(readOnly, /^SQLITE_READONLY/)).toBe(true);
     await readOnly.stop();
@@ -482,9 +478,9 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     expect(tableCounts(dbPath)).toEqual(countsBefore);
     expect(sha256(dbPath)).toBe(hashBefore);
 
-    for (const file of readdirSync(dir)) chmodSync(join(dir, file), 0o644);
+    for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o644);
     const writable = await startChildServer({ dbPath, name: 'writable-again', env: localEndpoints });
-    servers.push(writable);
+    file.track(writable);
     const retried = await afterLift(writable, dbPath, prepared, outcome);
     await writable.stop();
     console.info(
@@ -499,11 +495,8 @@ describe.skipIf(testEngine === 'postgres')('a read-only database file', () => {
     'on a read-only file system the server refuses to start and changes nothing',
     { timeout: 60_000 },
     async () => {
-      const dir = join(folder.dir, 'ro-source');
-      const mount = join(folder.dir, 'ro-mount');
-      mkdirSync(dir);
-      mkdirSync(mount);
-      const dbPath = join(dir, 'payments.db');
+      const { dir, dbPath } = situationFolder('ro-source');
+      const mount = situationFolder('ro-mount').dir;
       await createAccountWithCli(dbPath, 'Read-only file system');
       const hashBefore = sha256(dbPath);
       execFileSync('mount', ['--bind', dir, mount]);
@@ -598,11 +591,11 @@ async function limitFileSize(dbPath: string): Promise<FullDisk> {
     env: localEndpoints,
     prefix: ['/bin/sh', '-c', 'ulimit -f 64 && exec "$0" "$@"'],
   });
-  servers.push(faulty);
+  file.track(faulty);
   const lift = async () => {
     await faulty.stop();
     const again = await startChildServer({ dbPath, name: 'unlimited-again', env: localEndpoints });
-    servers.push(again);
+    file.track(again);
     return again;
   };
   return { faulty, prepared, requests: ready.requests, lift, filled: 0 };
@@ -614,9 +607,7 @@ describe.skipIf(testEngine === 'postgres')('a full disk', () => {
     timeout: 120_000,
   }, async () => {
     const started = Date.now();
-    const dir = join(folder.dir, 'full-disk');
-    mkdirSync(dir);
-    const dbPath = join(dir, 'payments.db');
+    const { dir, dbPath } = situationFolder('full-disk');
     const tmpfs = diskFullTechnique === 'tmpfs';
     const { faulty, prepared, requests, lift, filled } = tmpfs
       ? await fillTmpfs(dir, dbPath)

@@ -10,7 +10,7 @@
  * The load, the kills and the wait for settlement happen once, in the set-up; each test then
  * checks one promise on what the set-up recorded.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CallResult,
   type ChildServer,
@@ -18,18 +18,17 @@ import {
   startChildServer,
 } from '../support/child-server.js';
 import { callAs, type FundedServer, startFundedServer } from './support/funded-server.js';
+import { faultFile, random, recordOnce, seed } from './support/harness.js';
 import {
-  internalErrors,
   type LogicalRequest,
   logicalRequest,
   numbers,
-  seededRandom,
+  runClients,
   sleep,
-  tempFolder,
   waitUntil,
 } from './support/load.js';
 import { describeDatabase, type MoneySnapshot, watchUnansweredCommits } from './support/money.js';
-import { unsettled, waitForSettlement } from './support/settlement.js';
+import { strangers, unsettled, waitForSettlement } from './support/settlement.js';
 
 const kills = 4;
 const clients = 10;
@@ -40,7 +39,6 @@ const answersBeforeKill = 10;
 const maxLogical = 900;
 /** A logical request still unanswered after this long fails the test. */
 const perRequestDeadlineMs = 60_000;
-const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 
 interface Attempt {
   status?: number;
@@ -70,14 +68,8 @@ interface ChaosRun {
   settled: MoneySnapshot;
 }
 
-const folder = tempFolder('faults-chaos-');
-const servers: ChildServer[] = [];
-let run: ChaosRun;
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  folder.remove();
-});
+const file = faultFile('faults-chaos-');
+const run = {} as ChaosRun;
 
 /**
  * Clients whose every logical request goes out from two senders at once, each retrying with
@@ -88,7 +80,6 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
   const unexpected: string[] = [];
   const answeredKeys = new Set<string>();
   let inFlight = 0;
-  let loadOn = true;
 
   const sendUntilAnswered = async ({ request, attempts, answers }: Logical): Promise<void> => {
     const deadline = Date.now() + perRequestDeadlineMs;
@@ -120,15 +111,15 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
     unexpected.push(`${request.key}: no answer within ${perRequestDeadlineMs} ms`);
   };
 
-  const random = seededRandom(seed);
+  const next = random();
   const msisdns = [numbers.success, numbers.success2, numbers.fails, numbers.neverSettles];
   const kinds = ['payment', 'payout', 'topup'] as const;
-  const client = async () => {
-    while (loadOn && logicals.length < maxLogical) {
+  const client = async (_: number, on: () => boolean) => {
+    while (on() && logicals.length < maxLogical) {
       const i = logicals.length;
       const kind = kinds[i % kinds.length] as (typeof kinds)[number];
-      const msisdn = msisdns[Math.floor(random() * msisdns.length)] as string;
-      const amount = 100 + Math.floor(random() * 20) * 100;
+      const msisdn = msisdns[Math.floor(next() * msisdns.length)] as string;
+      const amount = 100 + Math.floor(next() * 20) * 100;
       const request = logicalRequest(kind, `chaos-${seed}-${i}`, amount, msisdn, funded.serviceId);
       const logical: Logical = { request, attempts: [], answers: [] };
       logicals.push(logical);
@@ -136,36 +127,26 @@ function startSenders(funded: FundedServer, server: () => ChildServer) {
       await sleep(paceMs);
     }
   };
-  const running = Array.from({ length: clients }, client);
-  return {
-    logicals,
-    unexpected,
-    answeredKeys,
-    inFlight: () => inFlight,
-    stop: () => {
-      loadOn = false;
-      return Promise.all(running);
-    },
-  };
+  return { logicals, unexpected, answeredKeys, inFlight: () => inFlight, ...runClients(clients, client) };
 }
 
 async function chaos(): Promise<ChaosRun> {
-  const funded = await startFundedServer({ dir: folder.dir, name: 'chaos', funding: 5_000_000 });
-  let server = funded.server;
-  servers.push(server);
+  const funded = await startFundedServer({ dir: file.dir, name: 'chaos', funding: 5_000_000 });
+  let server = file.track(funded.server);
   const load = startSenders(funded, () => server);
 
   // Let the load run a little, kill, restart on the same database; again. Every other kill is
   // aimed: the server is paused at random moments until it is caught holding a committed
   // movement it has not answered, and killed then.
-  const random = seededRandom(seed + 1);
+  const killMoment = random(1);
   const watcher = await watchUnansweredCommits(
     funded.database,
     (reference) => reference === 'chaos-fund' || load.answeredKeys.has(reference),
   );
   const inFlightAtKill: number[] = [];
   let aimedHits = 0;
-  for (let k = 1; k <= kills; k++) {
+  /** Waits until the server running now answered `answersBeforeKill` requests. */
+  const loadReachesServer = async () => {
     const answeredBefore = load.answeredKeys.size;
     await waitUntil(
       () => load.answeredKeys.size >= answeredBefore + answersBeforeKill,
@@ -173,15 +154,18 @@ async function chaos(): Promise<ChaosRun> {
       () => `${server.name} answered ${load.answeredKeys.size - answeredBefore} requests`,
       5,
     );
-    await sleep(Math.floor(random() * 1000));
+  };
+  for (let k = 1; k <= kills; k++) {
+    await loadReachesServer();
+    await sleep(Math.floor(killMoment() * 1000));
     if (k % 2 === 0 && (await watcher.pauseBetweenCommitAndAnswer(server))) aimedHits++;
     inFlightAtKill.push(load.inFlight());
     await server.kill();
-    server = await startChildServer({ ...funded.database, name: `chaos-${k}` });
-    servers.push(server);
+    server = file.track(await startChildServer({ ...funded.database, name: `chaos-${k}` }));
   }
   await watcher.close();
-  await sleep(500);
+  // The last restart is answering too before the load stops.
+  await loadReachesServer();
   await load.stop();
   const settled = await waitForSettlement(funded.database);
   const { database } = funded;
@@ -195,21 +179,22 @@ async function chaos(): Promise<ChaosRun> {
   };
 }
 
+/** The set-up's report: the attempts the senders made, and what each kill caught. */
+function summary(run: ChaosRun): string {
+  const attempts = run.logicals.flatMap((l) => l.attempts);
+  const refused = attempts.filter((a) => a.networkError === 'ECONNREFUSED').length;
+  return (
+    `[faults/idempotency-chaos] ${describeDatabase(run.database)}, seed ${seed}: ` +
+    `${run.logicals.length} logical requests, each from 2 concurrent senders; ${attempts.length} HTTP attempts: ` +
+    `${attempts.filter((a) => a.networkError).length - refused} cut by a kill, ${refused} refused while down, ` +
+    `${attempts.filter((a) => a.status === 503).length} × 503, ${attempts.filter((a) => a.replayed).length} answered by replay; ` +
+    `${kills} kills (${run.aimedHits} caught between a commit and its answer) with ` +
+    `${run.inFlightAtKill.join(', ')} requests in flight`
+  );
+}
+
 describe('retries with the same Idempotency-Key while the server is killed and restarted', () => {
-  beforeAll(async () => {
-    const started = Date.now();
-    run = await chaos();
-    const attempts = run.logicals.flatMap((l) => l.attempts);
-    const refused = attempts.filter((a) => a.networkError === 'ECONNREFUSED').length;
-    console.info(
-      `[faults/idempotency-chaos] ${describeDatabase(run.database)}, seed ${seed}: ` +
-        `${run.logicals.length} logical requests, each from 2 concurrent senders; ${attempts.length} HTTP attempts: ` +
-        `${attempts.filter((a) => a.networkError).length - refused} cut by a kill, ${refused} refused while down, ` +
-        `${attempts.filter((a) => a.status === 503).length} × 503, ${attempts.filter((a) => a.replayed).length} answered by replay; ` +
-        `${kills} kills (${run.aimedHits} caught between a commit and its answer) with ` +
-        `${run.inFlightAtKill.join(', ')} requests in flight; whole set-up ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  }, 180_000);
+  recordOnce(run, chaos, summary, 180_000);
 
   it('kills the server with requests in flight (the premise)', () => {
     expect(run.inFlightAtKill.some((n) => n > 0)).toBe(true);
@@ -246,11 +231,8 @@ describe('retries with the same Idempotency-Key while the server is killed and r
   });
 
   it('moves no money but these requests and the funding top-up', () => {
-    const keys = new Set(run.logicals.map((l) => l.request.key));
-    const strangers = run.settled.movements
-      .filter((m) => m.reference === null || (!keys.has(m.reference) && m.reference !== 'chaos-fund'))
-      .map((m) => `${m.kind} ${m.id} reference ${m.reference}`);
-    expect(strangers).toEqual([]);
+    const keys = run.logicals.map((l) => l.request.key);
+    expect(strangers(run.settled, keys, 'chaos-fund')).toEqual([]);
     expect(run.settled.movements.length).toBe(run.logicals.length + 1);
   });
 
@@ -260,6 +242,6 @@ describe('retries with the same Idempotency-Key while the server is killed and r
   });
 
   it('answers no request with a 500 across the kills', () => {
-    expect(internalErrors(servers)).toEqual([]);
+    expect(file.internalErrors()).toEqual([]);
   });
 });

@@ -21,36 +21,34 @@ import {
   startOrangeMoneySimulator,
 } from '../../scripts/simulators/orange-money-simulator.js';
 import { mtnEnv, orangeEnv } from '../live/support.js';
-import {
-  type ChildServer,
-  type CliAccount,
-  callApi,
-  createAccountWithCli,
-  type DatabaseTarget,
-  startChildServer,
-} from '../support/child-server.js';
+import { type ChildServer, callApi, type DatabaseTarget, startChildServer } from '../support/child-server.js';
+import { startFundedServer } from './support/funded-server.js';
 import { tempFolder, waitUntil } from './support/load.js';
-import { readMoney, testDatabase } from './support/money.js';
+import { readMoney } from './support/money.js';
 
 const folder = tempFolder('live-crash-');
 let database: DatabaseTarget;
 let mtnSim: MtnMomoSimulator;
 let orangeSim: OrangeMoneySimulator;
-let account: CliAccount;
 let liveAs: { apiUser: string; testKey: string };
 let serviceId: string;
 let running: ChildServer | undefined;
+
+/** The live server's settings: the simulators, and where it dies (`FAULT_KILL_AT`), if anywhere. */
+function liveEnv(faultAt?: string): Record<string, string> {
+  return {
+    ...mtnEnv(mtnSim),
+    ...orangeEnv(orangeSim),
+    OPERATOR_TIMEOUT_MS: '300',
+    ...(faultAt ? { FAULT_KILL_AT: faultAt } : {}),
+  };
+}
 
 async function start(faultAt?: string): Promise<ChildServer> {
   running = await startChildServer({
     ...database,
     name: faultAt ? `server (dies at ${faultAt})` : 'server',
-    env: {
-      ...mtnEnv(mtnSim),
-      ...orangeEnv(orangeSim),
-      OPERATOR_TIMEOUT_MS: '300',
-      ...(faultAt ? { FAULT_KILL_AT: faultAt } : {}),
-    },
+    env: liveEnv(faultAt),
   });
   return running;
 }
@@ -95,17 +93,16 @@ async function moneyProblems(): Promise<string[]> {
 beforeAll(async () => {
   mtnSim = await startMtnMomoSimulator({ settleMs: 0 });
   orangeSim = await startOrangeMoneySimulator({ settleMs: 0 });
-  database = await testDatabase(folder.dir);
-  account = await createAccountWithCli(database, 'Live crash account');
-  liveAs = { apiUser: account.apiUser, testKey: account.liveKey };
-  const server = await start();
-  serviceId = (await callApi(server.url, liveAs, 'POST', '/services', { body: { name: 'Shop' } })).body.data
-    .service_id;
-  const topup = await callApi(server.url, liveAs, 'POST', '/topups', {
-    body: { amount: 100_000, currency: 'XAF', payer_msisdn: '237670000000', payment_method: 'mtn_momo' },
+  // A live account funded by a top-up that succeeded at the MTN simulator.
+  const funded = await startFundedServer({
+    dir: folder.dir,
+    name: 'live-crash',
+    env: liveEnv(),
+    funding: 100_000,
+    live: true,
   });
-  expect(await settledStatus(server, `/topups/${topup.body.data.transaction_id}`)).toBe('success');
-  await server.stop();
+  ({ database, serviceId, as: liveAs } = funded);
+  await funded.server.stop();
 }, 60_000);
 
 afterAll(async () => {

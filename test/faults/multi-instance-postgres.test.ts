@@ -11,10 +11,11 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, type ChildServer, callApi, repoRoot } from '../support/child-server.js';
-import { type PostgresCluster, queryPostgres, startPostgresCluster } from '../support/postgres.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CallResult, callApi, repoRoot } from '../support/child-server.js';
+import { queryPostgres } from '../support/postgres.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { postgresFaultFile, random, seed } from './support/harness.js';
 import {
   type Account,
   balancesAgainstLedger,
@@ -23,67 +24,43 @@ import {
   createService,
   deadlocksOnceClosed,
   deliveryAttempts,
-  initiatedPayments,
   killWhileBothHoldLeases,
   leasesLeftBehind,
   type Pair,
+  pairFor,
   paymentCredits,
-  paymentEvents,
+  type paymentEvents,
   printedCredentials,
   receivedByEvent,
-  startPair,
-  startSlowReceiver,
+  settleAndDeliver,
   unexplainedCopies,
   xafBalance,
 } from './support/instances-postgres.js';
 import {
-  documented503,
   expectedOutcome,
-  internalErrors,
   type LogicalRequest,
   logicalRequest,
   networkError,
   numbers,
-  pollUntil,
-  seededRandom,
-  sleep,
-  tempFolder,
   waitUntil,
 } from './support/load.js';
 import type { MoneySnapshot } from './support/money.js';
+import { alternate, itAnswersTheRace, type PayoutRace, racePayouts, send } from './support/payout-race.js';
 import { unsettled, waitForSettlement } from './support/settlement.js';
 
-const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 const migrationVersions = readdirSync(join(repoRoot, 'server/storage/postgres/migrations'))
   .filter((f) => /^\d{3}_.+\.sql$/.test(f))
   .map((f) => Number(f.slice(0, 3)))
   .sort((x, y) => x - y);
-/** How long a test watches, once everything arrived, for a duplicate that would come late. */
-const lateDuplicateWindowMs = 1_500;
 
-const folder = tempFolder('faults-multi-pg-');
-let cluster: PostgresCluster;
-const servers: ChildServer[] = [];
-const receivers: Array<Pick<Receiver, 'close'>> = [];
-
-beforeAll(async () => {
-  cluster = await startPostgresCluster();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  await Promise.all(receivers.map((r) => r.close()));
-  await cluster?.stop();
-  folder.remove();
-}, 60_000);
+const file = postgresFaultFile('faults-multi-pg-');
 
 const statusAfterSettlement = (msisdn: string) =>
   expectedOutcome(msisdn) === 'success' ? 'success' : 'failed';
 
 describe('two instances started at the same moment on an empty database', () => {
-  let pair: Pair;
+  const pair = pairFor(file);
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers);
     // Each instance says when its first-start check is over, whether it created the account or not.
     await waitUntil(
       () => [pair.a, pair.b].every((s) => s.output().includes('"msg":"accounts checked"')),
@@ -118,31 +95,24 @@ describe('two instances started at the same moment on an empty database', () => 
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
     expect(answers[0]?.body.data).toEqual(answers[1]?.body.data);
     expect(pair.a.alive() && pair.b.alive()).toBe(true);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
 describe('payouts racing over both instances against a balance that funds a third of them', () => {
-  let pair: Pair;
+  const pair = pairFor(file);
   let funded: number;
-  let payouts: LogicalRequest[];
-  let responses: CallResult[];
-  const answered = (status: number) => payouts.filter((_, i) => responses[i]?.status === status);
+  let race: PayoutRace;
+  const answered = (status: number) => race.answered(status);
 
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers);
     const { a, b, account } = pair;
-    const on = (i: number) => (i % 2 ? b : a).url;
     // Funded by 4 top-ups through both instances.
     const fundings = Array.from({ length: 4 }, (_, i) =>
       logicalRequest('topup', `mi-${seed}-fund-${i}`, 5_000, numbers.success, ''),
     );
     funded = fundings.reduce((sum, t) => sum + t.amount, 0);
-    const fundAnswers = await Promise.all(
-      fundings.map((t, i) =>
-        callApi(on(i), account, 'POST', t.path, { body: t.body, idempotencyKey: t.key }),
-      ),
-    );
+    const fundAnswers = await Promise.all(fundings.map((t, i) => send(alternate([a, b], i), account, t)));
     if (fundAnswers.some((r) => r.status !== 202)) throw new Error(fundAnswers.map((r) => r.text).join('\n'));
     await waitUntil(
       async () => (await xafBalance(a, account)) === funded,
@@ -150,39 +120,15 @@ describe('payouts racing over both instances against a balance that funds a thir
       () => 'funding never settled',
     );
     // 60 payouts at once, alternating, asking for about 3 times the balance.
-    const random = seededRandom(seed);
-    payouts = Array.from({ length: 60 }, (_, i) =>
-      logicalRequest(
-        'payout',
-        `mi-${seed}-po-${i}`,
-        500 + Math.floor(random() * 10) * 100,
-        numbers.success,
-        '',
-      ),
-    );
-    responses = await Promise.all(
-      payouts.map((p, i) => callApi(on(i), account, 'POST', p.path, { body: p.body, idempotencyKey: p.key })),
-    );
+    race = await racePayouts([a, b], account, { prefix: 'mi', count: 60, minAmount: 500 });
   }, 120_000);
 
-  it('ask for more than the balance holds, so some are refused (the premise)', () => {
-    expect(payouts.reduce((sum, p) => sum + p.amount, 0)).toBeGreaterThan(2 * funded);
-    expect(answered(403).length).toBeGreaterThan(0);
-  });
-
-  it('answer each 202, 403 insufficient_balance, or (a few) a documented 503', () => {
-    const other = responses
-      .map((r, i) => ({ r, key: payouts[i]?.key }))
-      .filter(({ r }) => ![202, 403, 503].includes(r.status))
-      .map(({ r, key }) => `${key}: ${r.status} ${r.text}`);
-    expect(other).toEqual([]);
-    for (const [i, r] of responses.entries()) {
-      if (r.status === 403) expect(r.body.error.code, payouts[i]?.key).toBe('insufficient_balance');
-      if (r.status === 503) expect(documented503(r), r.text).toBe(true);
-    }
-    // A retryable 503 is a race lost after every retry: documented, but not many.
-    expect(answered(503).length).toBeLessThanOrEqual(6);
-  });
+  // A retryable 503 is a race lost after every retry: documented, but not many.
+  itAnswersTheRace(
+    () => race,
+    () => funded,
+    6,
+  );
 
   it('store exactly the accepted payouts: a 403 or 503 changed nothing', async () => {
     const rows = await queryPostgres<{ reference: string; n: number }>(
@@ -191,11 +137,11 @@ describe('payouts racing over both instances against a balance that funds a thir
     );
     const stored = new Map(rows.map((r) => [r.reference, r.n]));
     const accepted = answered(202);
-    for (const p of payouts) expect(stored.get(p.key) ?? 0, p.key).toBe(accepted.includes(p) ? 1 : 0);
+    for (const p of race.payouts) expect(stored.get(p.key) ?? 0, p.key).toBe(accepted.includes(p) ? 1 : 0);
   });
 
   it('leave the balance at funded − paid out on both, its ledger, smaller than every refused payout', async () => {
-    const paidOut = answered(202).reduce((sum, p) => sum + p.amount, 0);
+    const paidOut = race.paidOut();
     expect(paidOut).toBeLessThanOrEqual(funded);
     const balance = await xafBalance(pair.a, pair.account);
     expect(balance).toBe(funded - paidOut);
@@ -205,25 +151,20 @@ describe('payouts racing over both instances against a balance that funds a thir
     const ledger = await balancesAgainstLedger(pair.url);
     for (const row of ledger) expect(row.available, row.wallet_id).toBe(row.ledger);
     expect(ledger.map((r) => r.available)).toContain(balance);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
 describe('one Idempotency-Key sent to both instances at once, 20 times', () => {
-  let pair: Pair;
+  const pair = pairFor(file);
   let sent: Array<{ key: string; answers: CallResult[] }>;
 
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers);
     const serviceId = await createService(pair.a, pair.account, 'Idempotency shop');
     sent = [];
     for (let i = 0; i < 20; i++) {
       const p = logicalRequest('payment', `mi-${seed}-idem-${i}`, 1000 + i, numbers.success, serviceId);
-      const answers = await Promise.all(
-        [pair.a, pair.b].map((s) =>
-          callApi(s.url, pair.account, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
-        ),
-      );
+      const answers = await Promise.all([pair.a, pair.b].map((s) => send(s, pair.account, p)));
       sent.push({ key: p.key, answers });
     }
   }, 90_000);
@@ -252,28 +193,27 @@ describe('one Idempotency-Key sent to both instances at once, 20 times', () => {
     );
     expect(rows.map((r) => r.reference).sort()).toEqual(sent.map((s) => s.key).sort());
     for (const r of rows) expect(r.n, r.reference).toBe(1);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
 describe('payments made through both instances, settled and announced by both', () => {
-  let pair: Pair;
+  const pair = pairFor(file, {
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+    // A delivery goes out once while its attempt ends within its lease (WEBHOOK_TIMEOUT_MS + 3 s
+    // from its claim, deliveries leased ahead included); past it, the other instance may send
+    // it too, at least once by design. That lease is the budget this promise has: the
+    // production one, not the fault tests' shorter 2 s, which a loaded machine outlasts.
+    WEBHOOK_TIMEOUT_MS: '10000',
+  });
   let receiver: Receiver;
   let payments: LogicalRequest[];
   let answers: CallResult[];
   let events: Awaited<ReturnType<typeof paymentEvents>>;
 
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers, {
-      WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-      // A delivery goes out once while its attempt ends within its lease (WEBHOOK_TIMEOUT_MS + 3 s
-      // from its claim, deliveries leased ahead included); past it, the other instance may send
-      // it too, at least once by design. That lease is the budget this promise has: the
-      // production one, not the fault tests' shorter 2 s, which a loaded machine outlasts.
-      WEBHOOK_TIMEOUT_MS: '10000',
-    });
     receiver = await startReceiver();
-    receivers.push(receiver);
+    file.closeAtEnd(receiver);
     const { a, b, account, url } = pair;
     await createEndpoint(a, account, receiver.url);
     const serviceId = await createService(b, account, 'Webhook shop');
@@ -287,29 +227,9 @@ describe('payments made through both instances, settled and announced by both', 
         serviceId,
       ),
     );
-    answers = await Promise.all(
-      payments.map((p, i) =>
-        callApi((i % 2 ? b : a).url, account, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
-      ),
-    );
-    await pollUntil(
-      () => initiatedPayments(url),
-      (n) => n === 0,
-      30_000,
-    );
-    events = await paymentEvents(url);
-    await pollUntil(
-      () => receivedByEvent(receiver),
-      (received) => events.every((e) => received.has(e.id)),
-      30_000,
-    );
-    // Every attempt recorded, then a while for a late copy.
-    await pollUntil(
-      () => deliveryAttempts(url),
-      (deliveries) => deliveries.every((d) => d.status === 'succeeded'),
-      30_000,
-    );
-    await sleep(lateDuplicateWindowMs);
+    answers = await Promise.all(payments.map((p, i) => send(alternate([a, b], i), account, p)));
+    // Every event received and every attempt recorded as succeeded: 30 s for each.
+    events = await settleAndDeliver(url, receiver, 60_000);
   }, 120_000);
 
   it('accept every payment', () => {
@@ -351,7 +271,7 @@ describe('payments made through both instances, settled and announced by both', 
       });
     }
     expect(await unexplainedCopies(pair.url, receiver)).toEqual([]);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
@@ -383,14 +303,11 @@ function startKillLoad(pair: Pair, serviceId: string, sent: Sent[], total: numbe
         msisdns[i % 3] as string,
         serviceId,
       );
-      const server = !killed() && i % 2 ? pair.b : pair.a;
+      const server = killed() ? pair.a : alternate([pair.a, pair.b], i);
       const record: Sent = { key: p.key, msisdn: p.msisdn, body: p.body, to: server.name };
       sent.push(record);
       try {
-        const r = await callApi(server.url, pair.account, 'POST', p.path, {
-          body: p.body,
-          idempotencyKey: p.key,
-        });
+        const r = await send(server, pair.account, p);
         record.status = r.status;
         record.transactionId = r.body?.data?.transaction_id;
         if (r.status !== 202) record.networkError = `${r.status} ${r.text}`;
@@ -404,32 +321,31 @@ function startKillLoad(pair: Pair, serviceId: string, sent: Sent[], total: numbe
 }
 
 describe('an instance killed with SIGKILL mid-load: the survivor finishes its work', () => {
-  let pair: Pair;
-  let receiver: Pick<Receiver, 'url' | 'received' | 'close'>;
+  // Two deliveries in flight per instance, each slot holding two more leased ahead: one instance
+  // holds at most six leases, so seven at once mean the other one holds some.
+  const [slotsPerEndpoint, leaseAhead] = [2, 2];
+  const killAfter = 40;
+  const pair = pairFor(file, {
+    WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
+    WEBHOOK_CIRCUIT_FAILURES: '1000',
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(slotsPerEndpoint),
+    WEBHOOK_LEASE_AHEAD: String(leaseAhead),
+    // The dead instance's leases end 3 s after this deadline; the receiver answers in 800 ms,
+    // so 5 s (instead of the default 10) only shortens the wait for them.
+    WEBHOOK_TIMEOUT_MS: '5000',
+  });
+  let receiver: Receiver;
   const sent: Sent[] = [];
   let lost: Sent[];
   let leasedAtKill: Map<string, number>;
   let leftBehind: string[];
   let events: Awaited<ReturnType<typeof paymentEvents>>;
-  // Two deliveries in flight per instance, each slot holding two more leased ahead: one instance
-  // holds at most six leases, so seven at once mean the other one holds some.
-  const [slotsPerEndpoint, leaseAhead] = [2, 2];
-  const killAfter = 40;
 
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers, {
-      WEBHOOK_ALLOW_PRIVATE_URLS_IN_TEST: 'true',
-      WEBHOOK_CIRCUIT_FAILURES: '1000',
-      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(slotsPerEndpoint),
-      WEBHOOK_LEASE_AHEAD: String(leaseAhead),
-      // The dead instance's leases end 3 s after this deadline; the receiver answers in 800 ms,
-      // so 5 s (instead of the default 10) only shortens the wait for them.
-      WEBHOOK_TIMEOUT_MS: '5000',
-    });
     const { a, account, url } = pair;
     // Slow enough that the deliveries the kill finds in flight are still in flight when it lands.
-    receiver = await startSlowReceiver(800);
-    receivers.push(receiver);
+    receiver = await startReceiver({ delayMs: 800 });
+    file.closeAtEnd(receiver);
     await createEndpoint(a, account, receiver.url);
     const serviceId = await createService(a, account, 'Crash shop');
     let killed = false;
@@ -447,7 +363,7 @@ describe('an instance killed with SIGKILL mid-load: the survivor finishes its wo
     // What the dead instance never answered is retried on the survivor with the same key.
     lost = sent.filter((s) => s.status === undefined);
     for (const s of lost) {
-      const r = await callApi(a.url, account, 'POST', '/payments', { body: s.body, idempotencyKey: s.key });
+      const r = await send(a, account, { path: '/payments', body: s.body, key: s.key });
       Object.assign(s, {
         status: r.status,
         transactionId: r.body?.data?.transaction_id,
@@ -456,19 +372,8 @@ describe('an instance killed with SIGKILL mid-load: the survivor finishes its wo
       if (r.status !== 202) s.networkError = `retry: ${r.status} ${r.text}`;
     }
     leftBehind = await leftBehindRead;
-    await pollUntil(
-      () => initiatedPayments(url),
-      (n) => n === 0,
-      30_000,
-    );
-    events = await paymentEvents(url);
     // The dead instance's leases end (WEBHOOK_TIMEOUT_MS + 3 s) and the survivor sends them.
-    await pollUntil(
-      () => deliveryAttempts(url),
-      (deliveries) => deliveries.every((d) => d.status === 'succeeded'),
-      45_000,
-    );
-    await sleep(lateDuplicateWindowMs);
+    events = await settleAndDeliver(url, receiver, 45_000);
   }, 150_000);
 
   it('kills it while it holds webhook leases (the premise)', () => {
@@ -520,22 +425,18 @@ describe('an instance killed with SIGKILL mid-load: the survivor finishes its wo
 
   it('sends a delivery again only after an attempt of it failed, or once when the killed instance held it', async () => {
     expect(await unexplainedCopies(pair.url, receiver, new Set(leasedAtKill.keys()))).toEqual([]);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
 describe('one rate limit across both instances', () => {
+  const pair = pairFor(file, { RATE_LIMIT_PER_WINDOW: '20', RATE_LIMIT_WINDOW_MS: '60000' });
   let answers: CallResult[];
-  let pair: Pair;
 
   beforeAll(async () => {
-    pair = await startPair(cluster, folder.dir, servers, {
-      RATE_LIMIT_PER_WINDOW: '20',
-      RATE_LIMIT_WINDOW_MS: '60000',
-    });
     answers = [];
     for (let i = 0; i < 40; i++) {
-      answers.push(await callApi((i % 2 ? pair.b : pair.a).url, pair.account, 'GET', '/balance'));
+      answers.push(await callApi(alternate([pair.a, pair.b], i).url, pair.account, 'GET', '/balance'));
     }
   }, 90_000);
 
@@ -547,7 +448,7 @@ describe('one rate limit across both instances', () => {
       expect(r.body.error.code).toBe('rate_limited');
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });
 
@@ -622,38 +523,32 @@ function mixedMoneyCalls(wallets: string[], payments: string[][], random: () => 
 describe('money moved both ways at once between three accounts, over both instances', () => {
   const funding = 200_000;
   const collected = 4_000;
-  let pair: Pair;
+  // Every movement touches two or three of the same three balances, so they commit one after
+  // the other: on a 2-core machine shared with other suites, the last may wait longer than the
+  // 10 s a unit is retried by default before its 503. What this test tells apart is whether
+  // they wait for each other in a circle (deadlocks, each found after deadlock_timeout), not
+  // how fast the machine is: the budget is given room, and the deadlocks are counted.
+  const pair = pairFor(file, { DATABASE_STATEMENT_TIMEOUT_MS: '30000' });
   let calls: MoneyCall[];
   let deadlocks: number;
   let money: MoneySnapshot;
   let funded: number;
 
   beforeAll(async () => {
-    // Every movement touches two or three of the same three balances, so they commit one after
-    // the other: on a 2-core machine shared with other suites, the last may wait longer than the
-    // 10 s a unit is retried by default before its 503. What this test tells apart is whether
-    // they wait for each other in a circle (deadlocks, each found after deadlock_timeout), not
-    // how fast the machine is: the budget is given room, and the deadlocks are counted.
-    pair = await startPair(cluster, folder.dir, servers, { DATABASE_STATEMENT_TIMEOUT_MS: '30000' });
     const accounts = [
       pair.account,
-      await createAccountOn(pair, folder.dir, 'Mixed Y'),
-      await createAccountOn(pair, folder.dir, 'Mixed Z'),
+      await createAccountOn(pair, file.dir, 'Mixed Y'),
+      await createAccountOn(pair, file.dir, 'Mixed Z'),
     ];
     const wallets: string[] = [];
     const payments: string[][] = [];
     for (const [i, account] of accounts.entries()) {
-      const server = i % 2 ? pair.b : pair.a;
+      const server = alternate([pair.a, pair.b], i);
       const balance = await callApi(server.url, account, 'GET', '/balance');
       wallets.push(balance.body.data.wallet_id as string);
       const serviceId = await createService(server, account, `Mixed shop ${i}`);
       const topup = logicalRequest('topup', `mx-${seed}-fund-${i}`, funding, numbers.success, '');
-      const answers = [
-        await callApi(server.url, account, 'POST', topup.path, {
-          body: topup.body,
-          idempotencyKey: topup.key,
-        }),
-      ];
+      const answers = [await send(server, account, topup)];
       for (let n = 0; n < 3; n++) {
         const p = logicalRequest(
           'payment',
@@ -662,23 +557,21 @@ describe('money moved both ways at once between three accounts, over both instan
           numbers.success,
           serviceId,
         );
-        answers.push(
-          await callApi(server.url, account, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
-        );
+        answers.push(await send(server, account, p));
       }
       if (answers.some((r) => r.status !== 202)) throw new Error(answers.map((r) => r.text).join('\n'));
       payments.push(answers.slice(1).map((r) => r.body.data.transaction_id as string));
     }
     funded = accounts.length * (funding + 3 * collected);
-    const target = { dbPath: join(folder.dir, 'unused.db'), databaseEnv: { DATABASE_URL: pair.url } };
+    const target = { dbPath: join(file.dir, 'unused.db'), databaseEnv: { DATABASE_URL: pair.url } };
     const settled = await waitForSettlement(target);
     if (unsettled(settled).length > 0) throw new Error(`never settled: ${unsettled(settled).join(', ')}`);
 
-    calls = mixedMoneyCalls(wallets, payments, seededRandom(seed));
+    calls = mixedMoneyCalls(wallets, payments, random());
     await Promise.all(
       calls.map(async (call, i) => {
         const started = Date.now();
-        const server = i % 2 ? pair.b : pair.a;
+        const server = alternate([pair.a, pair.b], i);
         call.answer = await callApi(server.url, accounts[call.from] as Account, 'POST', call.path, {
           body: call.body,
           idempotencyKey: call.key,
@@ -715,6 +608,6 @@ describe('money moved both ways at once between three accounts, over both instan
     const left = calls.filter((c) => c.answer?.status === 202).reduce((sum, c) => sum + c.leaves, 0);
     const held = money.balances.reduce((sum, b) => sum + b.available, 0);
     expect(held).toBe(funded - left);
-    expect(internalErrors([pair.a, pair.b])).toEqual([]);
+    expect(pair.internalErrors()).toEqual([]);
   });
 });

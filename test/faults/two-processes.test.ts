@@ -8,44 +8,36 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallResult,
   type ChildServer,
   type CliAccount,
-  callApi,
   createAccountWithCli,
   startChildServer,
 } from '../support/child-server.js';
 import { testEngine } from '../support/server.js';
+import { callAs } from './support/funded-server.js';
+import { faultFile, seed } from './support/harness.js';
 import {
   documented503,
-  internalErrors,
   type LogicalRequest,
   logicalRequest,
   numbers,
   pollUntil,
-  seededRandom,
   sleep,
-  tempFolder,
   waitUntil,
 } from './support/load.js';
 import { inspectMoney, type MoneySnapshot } from './support/money.js';
+import { alternate, itAnswersTheRace, type PayoutRace, racePayouts, send } from './support/payout-race.js';
 
 const funded = 20_000;
 const parallelPayouts = 80;
 const parallelTopups = 20;
 /** Longer than the servers' busy_timeout (5 s), so a writer waiting for it gives up. */
 const lockHoldMs = 9_000;
-const seed = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 
-const folder = tempFolder('faults-two-processes-');
-const servers: ChildServer[] = [];
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  folder.remove();
-});
+const file = faultFile('faults-two-processes-');
 
 // Two processes sharing one SQLite FILE (its write lock); on PostgreSQL several instances share a
 // database instead: multi-instance-postgres.test.ts.
@@ -53,34 +45,24 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
   let account: CliAccount;
   let a: ChildServer;
   let b: ChildServer;
-  const dbPath = join(folder.dir, 'payments.db');
-  const on = (
-    server: ChildServer,
-    method: string,
-    path: string,
-    options: Parameters<typeof callApi>[4] = {},
-  ) => callApi(server.url, account, method, path, options);
+  const dbPath = join(file.dir, 'payments.db');
+  const get = (server: ChildServer, path: string) => callAs(server, account)('GET', path);
 
   // Both situations use the same file and the same two processes; each funds what it spends.
   beforeAll(async () => {
     account = await createAccountWithCli(dbPath, 'Two processes');
     [a, b] = await Promise.all([
-      startChildServer({ dbPath, name: 'process-a' }),
-      startChildServer({ dbPath, name: 'process-b' }),
+      startChildServer({ dbPath, name: 'process-a' }).then(file.track),
+      startChildServer({ dbPath, name: 'process-b' }).then(file.track),
     ]);
-    servers.push(a, b);
   });
 
   /** Tops up through `a` and waits until `b` sees it settled. */
   async function fund(key: string, amount: number) {
-    const topup = await on(a, 'POST', '/topups', {
-      idempotencyKey: key,
-      body: logicalRequest('topup', key, amount, numbers.success, '').body,
-    });
+    const topup = await send(a, account, logicalRequest('topup', key, amount, numbers.success, ''));
     expect(topup.status, topup.text).toBe(202);
     await waitUntil(
-      async () =>
-        (await on(b, 'GET', `/topups/${topup.body.data.transaction_id}`)).body.data.status === 'success',
+      async () => (await get(b, `/topups/${topup.body.data.transaction_id}`)).body.data.status === 'success',
       15_000,
       () => `the top-up ${key} never settled`,
     );
@@ -88,57 +70,30 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
 
   describe('take parallel payouts asking for about 3 times the balance, and top-ups', () => {
     let before: number;
-    let payouts: LogicalRequest[];
-    let responses: CallResult[];
+    let race: PayoutRace;
     let topups: LogicalRequest[];
     let topupResponses: CallResult[];
     let settled: MoneySnapshot;
-    const answered = (status: number) => payouts.filter((_, i) => responses[i]?.status === status);
+    const answered = (status: number) => race.answered(status);
     const xafBalance = async () =>
-      (await on(b, 'GET', '/balance')).body.data.balances.find(
-        (x: { currency: string }) => x.currency === 'XAF',
-      ).available as number;
+      (await get(b, '/balance')).body.data.balances.find((x: { currency: string }) => x.currency === 'XAF')
+        .available as number;
 
     beforeAll(async () => {
       await fund('two-fund', funded);
       before = await xafBalance();
       // 80 payouts at once, alternating between the processes.
-      const random = seededRandom(seed);
-      payouts = Array.from({ length: parallelPayouts }, (_, i) =>
-        logicalRequest(
-          'payout',
-          `two-${seed}-po-${i}`,
-          300 + Math.floor(random() * 10) * 100,
-          numbers.success,
-          '',
-        ),
-      );
-      responses = await Promise.all(
-        payouts.map((p, i) =>
-          on(i % 2 === 0 ? a : b, 'POST', p.path, { body: p.body, idempotencyKey: p.key }),
-        ),
-      );
+      race = await racePayouts([a, b], account, { prefix: 'two', count: parallelPayouts, minAmount: 300 });
     }, 60_000);
 
-    it('ask for more than the balance holds, so some are refused (the premise)', () => {
-      expect(payouts.reduce((sum, p) => sum + p.amount, 0)).toBeGreaterThan(2 * before);
-      expect(answered(403).length).toBeGreaterThan(0);
-    });
-
-    it('answer each 202, 403 insufficient_balance or a documented 503', () => {
-      const other = responses
-        .map((r, i) => ({ r, p: payouts[i] }))
-        .filter(({ r }) => ![202, 403, 503].includes(r.status))
-        .map(({ r, p }) => `${p?.key}: ${r.status} ${r.text}`);
-      expect(other).toEqual([]);
-      for (const [i, r] of responses.entries()) {
-        if (r.status === 403) expect(r.body.error.code, payouts[i]?.key).toBe('insufficient_balance');
-        if (r.status === 503) expect(documented503(r), r.text).toBe(true);
-      }
-    });
+    itAnswersTheRace(
+      () => race,
+      () => before,
+      parallelPayouts,
+    );
 
     it('never overdraw: the balance falls by what was paid out, below every refused payout', async () => {
-      const paidOut = answered(202).reduce((sum, p) => sum + p.amount, 0);
+      const paidOut = race.paidOut();
       expect(paidOut).toBeLessThanOrEqual(before);
       // Payouts to a success number are never reversed, and nothing else moved: the balance only
       // fell, so every refused payout was larger than what is left now.
@@ -153,11 +108,7 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
         topups = Array.from({ length: parallelTopups }, (_, i) =>
           logicalRequest('topup', `two-${seed}-tu-${i}`, 1000 + i, numbers.success2, ''),
         );
-        topupResponses = await Promise.all(
-          topups.map((t, i) =>
-            on(i % 2 === 0 ? b : a, 'POST', t.path, { body: t.body, idempotencyKey: t.key }),
-          ),
-        );
+        topupResponses = await Promise.all(topups.map((t, i) => send(alternate([b, a], i), account, t)));
         settled = await pollUntil(
           () => inspectMoney(dbPath),
           (snapshot) => snapshot.movements.every((m) => m.status === 'success'),
@@ -174,20 +125,20 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
 
       it('hold exactly the accepted payouts', () => {
         const accepted = answered(202);
-        for (const p of payouts) {
+        for (const p of race.payouts) {
           expect(settled.byReference.get(p.key)?.length ?? 0, p.key).toBe(accepted.includes(p) ? 1 : 0);
         }
       });
 
       it('credit each top-up once: one ledger row and one event per item, the balance its ledger', () => {
         expect(settled.problems).toEqual([]);
-        const paidOut = answered(202).reduce((sum, p) => sum + p.amount, 0);
+        const paidOut = race.paidOut();
         const topupTotal = topups.reduce((sum, t) => sum + t.amount, 0);
         expect(settled.balances.map((w) => w.available)).toEqual([before - paidOut + topupTotal]);
-        expect(internalErrors(servers)).toEqual([]);
+        expect(file.internalErrors()).toEqual([]);
         console.info(
           `[faults/two-processes] seed ${seed}: ${parallelPayouts} parallel payouts over 2 processes asking ` +
-            `${payouts.reduce((sum, p) => sum + p.amount, 0)} of ${before}: ${answered(202).length} × 202 (${paidOut}), ` +
+            `${race.payouts.reduce((sum, p) => sum + p.amount, 0)} of ${before}: ${answered(202).length} × 202 (${paidOut}), ` +
             `${answered(403).length} × 403, ${answered(503).length} × 503; ${parallelTopups} top-ups settled once each by 2 racing workers`,
         );
       });
@@ -202,12 +153,13 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     await fund(`two-${seed}-lock-fund`, 1_000);
     // A third process whose workers stay idle for the next minute: its requests are the only
     // writers it has, so its first payout surely waits out the whole busy_timeout.
-    const c = await startChildServer({
-      dbPath,
-      name: 'process-c',
-      env: { SETTLEMENT_POLL_MS: '60000', WEBHOOK_POLL_MS: '60000' },
-    });
-    servers.push(c);
+    const c = file.track(
+      await startChildServer({
+        dbPath,
+        name: 'process-c',
+        env: { SETTLEMENT_POLL_MS: '60000', WEBHOOK_POLL_MS: '60000' },
+      }),
+    );
     const before = inspectMoney(dbPath);
 
     const locker = new Database(dbPath);
@@ -224,7 +176,11 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     }));
     const responses = await Promise.all(
       requests.map(({ server, payout }) =>
-        on(server, 'POST', payout.path, { body: payout.body, idempotencyKey: payout.key, timeoutMs: 60_000 }),
+        callAs(server, account)('POST', payout.path, {
+          body: payout.body,
+          idempotencyKey: payout.key,
+          timeoutMs: 60_000,
+        }),
       ),
     );
     await release;
@@ -249,7 +205,7 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     // The client retries each 503 with the same key, and it goes through exactly once.
     for (const [i, { server, payout }] of requests.entries()) {
       if (statuses[i] !== 503) continue;
-      const retry = await on(server, 'POST', payout.path, { body: payout.body, idempotencyKey: payout.key });
+      const retry = await send(server, account, payout);
       expect(retry.status, retry.text).toBe(202);
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
     }
@@ -257,7 +213,7 @@ describe.skipIf(testEngine === 'postgres')('two server processes on the same SQL
     expect(after.problems).toEqual([]);
     for (const { payout } of requests) expect(after.byReference.get(payout.key)?.length, payout.key).toBe(1);
 
-    const failures = internalErrors(servers);
+    const failures = file.internalErrors();
     expect(failures).toEqual([]);
     console.info(
       `[faults/two-processes] write lock held ${heldMs} ms by a third connection: payouts to processes c,c,c,a,b ` +

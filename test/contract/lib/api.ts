@@ -99,6 +99,25 @@ export async function eventually<T>(
   return last;
 }
 
+/** A payment, top-up or payout in XAF, created as an integrator would: its transaction id. */
+export async function createMovement(
+  api: Api,
+  path: '/payments' | '/topups' | '/payouts',
+  what: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  return expectSuccess(await api.post(path, { currency: 'XAF', ...body }), what).body.data.transaction_id;
+}
+
+/** Waits until the movement read at `path` (`/payments/pay_…`) has `status`. */
+export function reachesStatus(api: Api, path: string, status: string): Promise<unknown> {
+  return eventually(
+    `${path} is ${status}`,
+    async () => (await api.get(path)).body,
+    (b) => b?.data?.status === status,
+  );
+}
+
 /**
  * The objects most checks need, created through the API the way an integrator would: an
  * active service, a settled top-up, a successful payment, a webhook endpoint and its event.
@@ -127,48 +146,26 @@ export async function createFixtures(
     await api.post('/webhook-endpoints', { url: webhookUrl, description: 'contract suite sink' }),
     'create webhook endpoint',
   );
-  const topup = expectSuccess(
-    await api.post('/topups', {
-      amount: topupAmount,
-      currency: 'XAF',
-      payer_msisdn: sandbox.mtn.succeeds,
-      payment_method: 'mtn_momo',
-    }),
-    'create top-up',
-  );
-  const topupId: string = topup.body.data.transaction_id;
-  const payment = expectSuccess(
-    await api.post('/payments', {
-      amount: 10_000,
-      currency: 'XAF',
-      customer_msisdn: sandbox.orange.succeeds,
-      payment_method: 'orange_money',
-      service_id: serviceId,
-      reference: 'contract-fixture',
-    }),
-    'create payment',
-  );
-  const paymentId: string = payment.body.data.transaction_id;
-  await eventually(
-    'top-up and payment settle',
-    async () => [(await api.get(`/topups/${topupId}`)).body, (await api.get(`/payments/${paymentId}`)).body],
-    ([t, p]) => t?.data?.status === 'success' && p?.data?.status === 'success',
-  );
-  const payout = expectSuccess(
-    await api.post('/payouts', {
-      amount: 1_000,
-      currency: 'XAF',
-      recipient_msisdn: sandbox.mtn.succeeds,
-      payout_type: 'withdrawal',
-    }),
-    'create payout',
-  );
-  const payoutId: string = payout.body.data.transaction_id;
-  await eventually(
-    'payout settles',
-    async () => (await api.get(`/payouts/${payoutId}`)).body,
-    (b) => b?.data?.status === 'success',
-  );
+  const topupId = await createMovement(api, '/topups', 'create top-up', {
+    amount: topupAmount,
+    payer_msisdn: sandbox.mtn.succeeds,
+    payment_method: 'mtn_momo',
+  });
+  const paymentId = await createMovement(api, '/payments', 'create payment', {
+    amount: 10_000,
+    customer_msisdn: sandbox.orange.succeeds,
+    payment_method: 'orange_money',
+    service_id: serviceId,
+    reference: 'contract-fixture',
+  });
+  await reachesStatus(api, `/topups/${topupId}`, 'success');
+  await reachesStatus(api, `/payments/${paymentId}`, 'success');
+  const payoutId = await createMovement(api, '/payouts', 'create payout', {
+    amount: 1_000,
+    recipient_msisdn: sandbox.mtn.succeeds,
+    payout_type: 'withdrawal',
+  });
+  await reachesStatus(api, `/payouts/${payoutId}`, 'success');
   const events = await eventually(
     'an event is recorded',
     async () => (await api.get('/events', { query: { transaction_id: paymentId } })).body,

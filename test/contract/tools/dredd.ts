@@ -19,7 +19,14 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { sandbox } from '../../support/fixtures.js';
 import { type Json, operations, resolve, spec, toJsonSchema } from '../../support/spec.js';
-import { Api, createFixtures, eventually, expectSuccess, testCredentials } from '../lib/api.js';
+import {
+  Api,
+  createFixtures,
+  createMovement,
+  expectSuccess,
+  reachesStatus,
+  testCredentials,
+} from '../lib/api.js';
 import { runToEnd } from '../lib/processes.js';
 import { bin, repoRoot, startServer } from '../lib/server.js';
 import type { Tool } from './types.js';
@@ -246,21 +253,13 @@ async function extraFixtures(api: Api, sinkUrl: string) {
     'deactivate',
   );
   expectSuccess(await api.call('DELETE', `/services/${deletedService}`), 'delete service');
-  const pending = expectSuccess(
-    await api.post('/payments', {
-      amount: 500,
-      currency: 'XAF',
-      customer_msisdn: sandbox.mtn.neverSettles,
-      payment_method: 'mtn_momo',
-      service_id: serviceToUpdate,
-    }),
-    'pending payment',
-  ).body.data.transaction_id as string;
-  await eventually(
-    'pending payment stays initiated',
-    async () => (await api.get(`/payments/${pending}`)).body,
-    (b) => b?.data?.status === 'initiated',
-  );
+  const pending = await createMovement(api, '/payments', 'pending payment', {
+    amount: 500,
+    customer_msisdn: sandbox.mtn.neverSettles,
+    payment_method: 'mtn_momo',
+    service_id: serviceToUpdate,
+  });
+  await reachesStatus(api, `/payments/${pending}`, 'initiated');
   return {
     serviceToUpdate,
     serviceToDelete,

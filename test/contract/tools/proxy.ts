@@ -169,6 +169,9 @@ type Ok = <T extends { response: Response; data?: unknown }>(
   call: Promise<T>,
 ) => Promise<T & { data: NonNullable<T['data']> }>;
 
+/** The `params` of a call to a path with an `{id}`. */
+const byId = (id: string) => ({ params: { path: { id } } });
+
 /** A bank payout through its batch, file and the sandbox bank's statement (docs/bank-payouts.md). */
 async function bankBatchCalls(ok: Ok, client: PaymentsClient) {
   await ok(
@@ -183,7 +186,7 @@ async function bankBatchCalls(ok: Ok, client: PaymentsClient) {
     }),
   );
   const batch = (await ok('batch the bank payouts', 201, client.POST('/bank-batches'))).data.data;
-  const path = { params: { path: { id: batch.batch_id } } };
+  const path = byId(batch.batch_id);
   await ok('list bank batches', 200, client.GET('/bank-batches'));
   await ok('read a bank batch', 200, client.GET('/bank-batches/{id}', path));
   await ok('its pain.001 file', 200, client.GET('/bank-batches/{id}/file', { ...path, parseAs: 'text' }));
@@ -227,19 +230,10 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     )
   ).data.data;
   await ok('list services', 200, client.GET('/services', { params: { query: { limit: 5 } } }));
-  await ok(
-    'read service',
-    200,
-    client.GET('/services/{id}', { params: { path: { id: service.service_id } } }),
-  );
-  await ok(
-    'update service',
-    200,
-    client.PUT('/services/{id}', {
-      params: { path: { id: service.service_id } },
-      body: { description: 'through Prism' },
-    }),
-  );
+  await ok('read service', 200, client.GET('/services/{id}', byId(service.service_id)));
+  const updateService = (body: { description?: string; status?: 'inactive'; name?: string }) =>
+    client.PUT('/services/{id}', { ...byId(service.service_id), body });
+  await ok('update service', 200, updateService({ description: 'through Prism' }));
   const endpoint = (
     await ok(
       'create webhook endpoint',
@@ -249,7 +243,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
       }),
     )
   ).data.data;
-  const endpointPath = { params: { path: { id: endpoint.id } } };
+  const endpointPath = byId(endpoint.id);
   await ok('list webhook endpoints', 200, client.GET('/webhook-endpoints'));
   await ok('read webhook endpoint', 200, client.GET('/webhook-endpoints/{id}', endpointPath));
   await ok(
@@ -300,18 +294,12 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   await eventually(
     'top-up and payment succeed',
     async () => [
-      (await client.GET('/topups/{id}', { params: { path: { id: topup.transaction_id } } })).data?.data
-        .status,
-      (await client.GET('/payments/{id}', { params: { path: { id: direct.transaction_id } } })).data?.data
-        .status,
+      (await client.GET('/topups/{id}', byId(topup.transaction_id))).data?.data.status,
+      (await client.GET('/payments/{id}', byId(direct.transaction_id))).data?.data.status,
     ],
     ([t, p]) => t === 'success' && p === 'success',
   );
-  await ok(
-    'read hosted payment',
-    200,
-    client.GET('/payments/{id}', { params: { path: { id: hosted.transaction_id } } }),
-  );
+  await ok('read hosted payment', 200, client.GET('/payments/{id}', byId(hosted.transaction_id)));
   await ok(
     'list payments',
     200,
@@ -371,11 +359,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
       }),
     )
   ).data.data;
-  await ok(
-    'read payout',
-    200,
-    client.GET('/payouts/{id}', { params: { path: { id: payout.transaction_id } } }),
-  );
+  await ok('read payout', 200, client.GET('/payouts/{id}', byId(payout.transaction_id)));
   await ok('list bulk', 200, client.GET('/payouts', { params: { query: { bulk_id: bulk.bulk_id } } }));
   await bankBatchCalls(ok, client);
   await ok(
@@ -395,7 +379,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
       (await client.GET('/events', { params: { query: { transaction_id: direct.transaction_id } } })).data,
     (page) => (page?.data.items.length ?? 0) > 0,
   );
-  const eventPath = { params: { path: { id: events!.data.items[0]!.id } } };
+  const eventPath = byId(events!.data.items[0]!.id);
   await ok('read event', 200, client.GET('/events/{id}', eventPath));
   await ok('list deliveries', 200, client.GET('/events/{id}/deliveries', eventPath));
   await ok(
@@ -410,50 +394,44 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   );
   await ok('api keys', 200, client.GET('/api-keys'));
 
-  // Errors a valid request meets.
-  await ok('bad key', 401, badKeyClient.GET('/balance'));
-  await ok(
-    'short balance',
-    403,
-    client.POST('/payouts', {
-      body: { amount: 1_000_000_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
-    }),
-  );
-  await ok(
-    'unknown payment',
-    404,
-    client.GET('/payments/{id}', { params: { path: { id: `pay_${'Z'.repeat(24)}` } } }),
-  );
+  // Errors a valid request meets, each answered with its documented status.
+  const refusals: Array<[string, number, () => Promise<{ response: Response; data?: unknown }>]> = [
+    ['bad key', 401, () => badKeyClient.GET('/balance')],
+    [
+      'short balance',
+      403,
+      () =>
+        client.POST('/payouts', {
+          body: { amount: 1_000_000_000, recipient_msisdn: sandbox.mtn.succeeds, payout_type: 'withdrawal' },
+        }),
+    ],
+    ['unknown payment', 404, () => client.GET('/payments/{id}', byId(`pay_${'Z'.repeat(24)}`))],
+    [
+      'refund of an unsettled payment',
+      409,
+      () => client.POST('/refunds', { body: { payment_id: hosted.transaction_id } }),
+    ],
+    [
+      'refund too large',
+      422,
+      () => client.POST('/refunds', { body: { payment_id: direct.transaction_id, amount: 1_000_000 } }),
+    ],
+    [
+      'unknown wallet',
+      422,
+      () =>
+        client.POST('/payouts', {
+          body: { amount: 10, recipient_wallet_id: `wal_${'Z'.repeat(24)}`, payout_type: 'transfer' },
+        }),
+    ],
+  ];
+  for (const [what, status, call] of refusals) await ok(what, status, call());
   const key = `proxy-${Date.now()}`;
   const keyed = { params: { header: { 'Idempotency-Key': key } } };
   await ok('keyed service', 201, client.POST('/services', { ...keyed, body: { name: 'first' } }));
   await ok('replayed service', 201, client.POST('/services', { ...keyed, body: { name: 'first' } }));
   await ok('reused key', 409, client.POST('/services', { ...keyed, body: { name: 'second' } }));
-  await ok(
-    'refund of an unsettled payment',
-    409,
-    client.POST('/refunds', { body: { payment_id: hosted.transaction_id } }),
-  );
-  await ok(
-    'refund too large',
-    422,
-    client.POST('/refunds', { body: { payment_id: direct.transaction_id, amount: 1_000_000 } }),
-  );
-  await ok(
-    'unknown wallet',
-    422,
-    client.POST('/payouts', {
-      body: { amount: 10, recipient_wallet_id: `wal_${'Z'.repeat(24)}`, payout_type: 'transfer' },
-    }),
-  );
-  await ok(
-    'deactivate service',
-    200,
-    client.PUT('/services/{id}', {
-      params: { path: { id: service.service_id } },
-      body: { status: 'inactive' },
-    }),
-  );
+  await ok('deactivate service', 200, updateService({ status: 'inactive' }));
   await ok(
     'payment to an inactive service',
     422,
@@ -462,16 +440,8 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     }),
   );
   await ok('delete webhook endpoint', 200, client.DELETE('/webhook-endpoints/{id}', endpointPath));
-  await ok(
-    'delete service',
-    200,
-    client.DELETE('/services/{id}', { params: { path: { id: service.service_id } } }),
-  );
-  await ok(
-    'update a deleted service',
-    409,
-    client.PUT('/services/{id}', { params: { path: { id: service.service_id } }, body: { name: 'x' } }),
-  );
+  await ok('delete service', 200, client.DELETE('/services/{id}', byId(service.service_id)));
+  await ok('update a deleted service', 409, updateService({ name: 'x' }));
   const rotated = await ok(
     'rotate key with grace',
     201,
@@ -481,7 +451,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
   await ok(
     'revoke the new key from the retired one',
     403,
-    client.POST('/api-keys/{id}/revoke', { params: { path: { id: rotated.data.data.api_key.id } } }),
+    client.POST('/api-keys/{id}/revoke', byId(rotated.data.data.api_key.id)),
   );
 }
 

@@ -21,7 +21,12 @@ export interface FundedServer {
   account: CliAccount;
   server: ChildServer;
   serviceId: string;
+  /** The keys its calls were made with: the account's test key, or its live key with `live`. */
+  as: Caller;
 }
+
+/** Who calls: an account's API user with one of its keys. */
+type Caller = Pick<CliAccount, 'apiUser' | 'testKey'>;
 
 export interface FundedServerOptions {
   /** The folder the SQLite file goes in (unused on PostgreSQL). */
@@ -35,10 +40,12 @@ export interface FundedServerOptions {
   webhookUrl?: string;
   /** The top-up's amount; its Idempotency-Key and reference is `<name>-fund`. */
   funding: number;
+  /** Works in live mode, with the account's live key (the server's env names the operators). */
+  live?: boolean;
 }
 
 /** One call to `server` as `account`; network failures reject, every HTTP answer resolves. */
-export function callAs(server: ChildServer, account: CliAccount) {
+export function callAs(server: ChildServer, account: Caller) {
   return (method: string, path: string, options: CallOptions = {}): Promise<CallResult> =>
     callApi(server.url, account, method, path, options);
 }
@@ -48,7 +55,8 @@ export async function startFundedServer(options: FundedServerOptions): Promise<F
   const database = options.database ?? (await testDatabase(options.dir));
   const account = await createAccountWithCli(database, `${options.name} account`);
   const server = await startChildServer({ ...database, name: options.name, env: options.env ?? {} });
-  const api = callAs(server, account);
+  const as = options.live ? { apiUser: account.apiUser, testKey: account.liveKey } : account;
+  const api = callAs(server, as);
   if (options.webhookUrl) {
     const endpoint = await api('POST', '/webhook-endpoints', { body: { url: options.webhookUrl } });
     if (endpoint.status !== 201)
@@ -68,5 +76,5 @@ export async function startFundedServer(options: FundedServerOptions): Promise<F
     15_000,
     () => 'the funding top-up never settled',
   );
-  return { database, account, server, serviceId };
+  return { database, account, server, serviceId, as };
 }

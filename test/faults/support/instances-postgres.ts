@@ -5,9 +5,8 @@
  * leases and recorded attempts.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { beforeAll } from 'vitest';
 import {
   type ChildServer,
   type CliAccount,
@@ -15,9 +14,10 @@ import {
   createAccountWithCli,
   startChildServer,
 } from '../../support/child-server.js';
-import { type PostgresCluster, queryPostgres } from '../../support/postgres.js';
-import type { Received, Receiver } from '../../support/webhook-receiver.js';
-import { waitUntil } from './load.js';
+import { queryPostgres } from '../../support/postgres.js';
+import type { Receiver } from '../../support/webhook-receiver.js';
+import type { PostgresFaultFile } from './harness.js';
+import { internalErrors, pollUntil, sleep, waitUntil } from './load.js';
 
 export type Account = Pick<CliAccount, 'apiUser' | 'testKey'>;
 
@@ -27,6 +27,8 @@ export interface Pair {
   a: ChildServer;
   b: ChildServer;
   account: Account;
+  /** 5xx answers other than the documented 503 of either instance. */
+  internalErrors(): ReturnType<typeof internalErrors>;
 }
 
 const secretsKey = randomBytes(32).toString('hex');
@@ -54,25 +56,32 @@ async function sandboxAccount(pair: ChildServer[]): Promise<Account> {
 }
 
 /**
- * A fresh database of `cluster` and two instances on it, started at the same moment, each on
- * its own free port; `started` collects them for the file's clean-up.
+ * A fresh database of the file's cluster and two instances on it, started at the same moment,
+ * each on its own free port, stopped when the file ends.
  */
-export async function startPair(
-  cluster: PostgresCluster,
-  dir: string,
-  started: ChildServer[],
-  env: Record<string, string> = {},
-): Promise<Pair> {
-  const url = await cluster.createDatabase();
+async function startPair(file: PostgresFaultFile, env: Record<string, string>): Promise<Pair> {
+  const url = await file.cluster().createDatabase();
   const serverEnv = { NODE_ENV: 'test', DATABASE_URL: url, SECRETS_ENCRYPTION_KEY: secretsKey, ...env };
   // DATABASE_PATH (the helper always sets one) is ignored once DATABASE_URL is set.
-  const dbPath = join(dir, 'unused.db');
+  const dbPath = join(file.dir, 'unused.db');
   const [a, b] = await Promise.all([
-    startChildServer({ dbPath, name: 'instance-a', env: serverEnv }),
-    startChildServer({ dbPath, name: 'instance-b', env: serverEnv }),
+    startChildServer({ dbPath, name: 'instance-a', env: serverEnv }).then(file.track),
+    startChildServer({ dbPath, name: 'instance-b', env: serverEnv }).then(file.track),
   ]);
-  started.push(a, b);
-  return { url, a, b, account: await sandboxAccount([a, b]) };
+  return { url, a, b, account: await sandboxAccount([a, b]), internalErrors: () => internalErrors([a, b]) };
+}
+
+/**
+ * The pair a `describe` works on, with `env` added to the instances' settings: started before
+ * the describe's own set-up (by a `beforeAll` registered first), and filled into the object
+ * returned here then.
+ */
+export function pairFor(file: PostgresFaultFile, env: Record<string, string> = {}): Pair {
+  const pair = {} as Pair;
+  beforeAll(async () => {
+    Object.assign(pair, await startPair(file, env));
+  }, 90_000);
+  return pair;
 }
 
 /** Another account on the pair's database, made with the admin CLI as an operator would. */
@@ -141,7 +150,7 @@ export function balancesAgainstLedger(url: string) {
 }
 
 /** How many payments still wait for their operator. */
-export async function initiatedPayments(url: string): Promise<number> {
+async function initiatedPayments(url: string): Promise<number> {
   const [row] = await queryPostgres<{ n: number }>(
     url,
     `SELECT COUNT(*) AS n FROM payments WHERE status = 'initiated'`,
@@ -179,35 +188,6 @@ export function receivedByEvent(
       byId.set(id, { count: 1, event: body.event, transactionId: body.data.transaction_id, bodyId: body.id });
   }
   return byId;
-}
-
-/**
- * Like test/support/webhook-receiver.ts, but it answers each delivery only after `delayMs`: the
- * sending instance holds its lease meanwhile, so a SIGKILL surely leaves some leases behind.
- */
-export async function startSlowReceiver(
-  delayMs: number,
-): Promise<Pick<Receiver, 'url' | 'received' | 'close'>> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      setTimeout(() => res.end('ok'), delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /** Webhook deliveries leased now (pending, `locked_until` in the future), with their lease. */
@@ -273,6 +253,36 @@ export async function leasesLeftBehind(url: string, leased: Map<string, number>)
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return ids.filter((id) => !survivors.has(id));
+}
+
+/** How long a test watches, once everything arrived, for a duplicate that would come late. */
+const lateDuplicateWindowMs = 1_500;
+
+/**
+ * Waits until no payment waits for its operator, then until the receiver got every payment
+ * event and every delivery's attempts are recorded as succeeded (`deliveryTimeoutMs`), then
+ * watches a while for a late copy; returns the payment events.
+ */
+export async function settleAndDeliver(
+  url: string,
+  receiver: Pick<Receiver, 'received'>,
+  deliveryTimeoutMs: number,
+): Promise<Awaited<ReturnType<typeof paymentEvents>>> {
+  await pollUntil(
+    () => initiatedPayments(url),
+    (n) => n === 0,
+    30_000,
+  );
+  const events = await paymentEvents(url);
+  await pollUntil(
+    async () => ({ received: receivedByEvent(receiver), deliveries: await deliveryAttempts(url) }),
+    ({ received, deliveries }) =>
+      events.every((e) => received.has(e.id)) && deliveries.every((d) => d.status === 'succeeded'),
+    deliveryTimeoutMs,
+  );
+  // Nothing more should arrive: what does in this window is a duplicate.
+  await sleep(lateDuplicateWindowMs);
+  return events;
 }
 
 /** Each delivery's event, status, and the attempts the instances recorded for it. */

@@ -172,3 +172,21 @@ export function documented503(response: CallResult): boolean {
     response.headers.get('retry-after') !== null
   );
 }
+
+/**
+ * `count` clients side by side, each `client(c, on)` sending while `on()`; `stop()` turns `on`
+ * false and waits until every client has ended.
+ */
+export function runClients(
+  count: number,
+  client: (c: number, on: () => boolean) => Promise<void>,
+): { stop(): Promise<void> } {
+  let on = true;
+  const running = Array.from({ length: count }, (_, c) => client(c, () => on));
+  return {
+    stop: async () => {
+      on = false;
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,9 +1,9 @@
 /**
- * A webhook receiver on 127.0.0.1 that can refuse for a while (503), so that deliveries are
- * still queued when the server is killed, and that records every event id it accepted.
+ * The webhook receiver of the crash test (test/support/webhook-receiver.ts) that can refuse for
+ * a while (503), so that deliveries are still queued when the server is killed, and that tells
+ * every event id it accepted.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startReceiver } from '../../support/webhook-receiver.js';
 
 interface Delivery {
   eventId: string;
@@ -15,7 +15,8 @@ interface Delivery {
 
 export interface FaultReceiver {
   url: string;
-  deliveries: Delivery[];
+  /** Every delivery it got, in order. */
+  deliveries(): Delivery[];
   /** Event ids answered 200, de-duplicated. */
   accepted(): Set<string>;
   /** While false, every delivery is answered 503 (and not counted as accepted). */
@@ -23,43 +24,36 @@ export interface FaultReceiver {
   close(): Promise<void>;
 }
 
+function bodyIdOf(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { id?: string }).id;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startFaultReceiver(): Promise<FaultReceiver> {
-  const deliveries: Delivery[] = [];
   let accepting = true;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let bodyId: string | undefined;
-      try {
-        bodyId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: string }).id;
-      } catch {
-        bodyId = undefined;
-      }
-      const answered = accepting ? 200 : 503;
-      deliveries.push({
-        eventId: String(req.headers['x-webhook-id'] ?? ''),
-        bodyId,
-        answered,
-        at: Date.now(),
-      });
-      res.statusCode = answered;
-      res.end(answered === 200 ? 'ok' : 'not now');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const receiver = await startReceiver({ statusNow: () => (accepting ? 200 : 503) });
+  const deliveries = () =>
+    receiver.received.map((r) => ({
+      eventId: String(r.headers['x-webhook-id'] ?? ''),
+      bodyId: bodyIdOf(r.body),
+      answered: r.status,
+      at: r.at,
+    }));
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: receiver.url,
     deliveries,
-    accepted: () => new Set(deliveries.filter((d) => d.answered === 200).map((d) => d.eventId)),
+    accepted: () =>
+      new Set(
+        deliveries()
+          .filter((d) => d.answered === 200)
+          .map((d) => d.eventId),
+      ),
     setAccepting(value) {
       accepting = value;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: receiver.close,
   };
 }

@@ -37,3 +37,14 @@ export function waitForSettlement(database: DatabaseTarget, timeoutMs = 30_000):
     timeoutMs,
   );
 }
+
+/**
+ * The movements no request of the test made: without a reference, or with one that is neither a
+ * request's key nor the funding top-up's (`fundKey`), described for a failure message.
+ */
+export function strangers(snapshot: MoneySnapshot, keys: Iterable<string>, fundKey: string): string[] {
+  const known = new Set([...keys, fundKey]);
+  return snapshot.movements
+    .filter((m) => m.reference === null || !known.has(m.reference))
+    .map((m) => `${m.kind} ${m.id} reference ${m.reference}`);
+}
