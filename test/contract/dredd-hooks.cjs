@@ -61,6 +61,7 @@ const conflicting = {
   createWebhookEndpoint: (b) => ({ ...b, description: 'dredd conflict' }),
   resendEvent: () => ({}),
   rotateApiKey: () => ({ grace_period_seconds: 7200 }),
+  createApiKey: (b) => ({ ...b, role: b.role === 'collect' ? 'read_only' : 'collect' }),
 };
 
 const authCodes = {

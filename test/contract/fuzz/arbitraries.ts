@@ -39,6 +39,8 @@ export const isIdPattern = (pattern: string): boolean => idPattern.test(pattern)
 export class IdPools {
   readonly #pools = new Map<string, string[]>();
   readonly #patterns: { source: string; regex: RegExp }[];
+  /** Ids never handed out (the key the actor calls with: revoking it would end the run). */
+  readonly #kept = new Set<string>();
 
   constructor(patterns: Iterable<string>) {
     this.#patterns = [...new Set(patterns)].map((source) => ({ source, regex: new RegExp(source) }));
@@ -48,6 +50,7 @@ export class IdPools {
   harvest(value: unknown): void {
     if (typeof value === 'string') {
       for (const token of value.match(/[a-z]+_[0-9A-Za-z]{24}/g) ?? []) {
+        if (this.#kept.has(token)) continue;
         for (const { source, regex } of this.#patterns) {
           if (!regex.test(token)) continue;
           const pool = this.#pools.get(source) ?? [];
@@ -60,6 +63,15 @@ export class IdPools {
       for (const item of value) this.harvest(item);
     } else if (value && typeof value === 'object') {
       for (const item of Object.values(value)) this.harvest(item);
+    }
+  }
+
+  /** Never hands out `id`, even once a response names it. */
+  keep(id: string): void {
+    this.#kept.add(id);
+    for (const pool of this.#pools.values()) {
+      const at = pool.indexOf(id);
+      if (at >= 0) pool.splice(at, 1);
     }
   }
 

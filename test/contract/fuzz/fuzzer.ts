@@ -162,6 +162,7 @@ export async function runFuzzer(options: FuzzOptions): Promise<FuzzResult> {
     const rotatedKey = reply.body?.data?.secret_key;
     if (op.operationId === 'rotateApiKey' && typeof rotatedKey === 'string') {
       who.api.credentials = { ...who.api.credentials, key: rotatedKey };
+      if (typeof reply.body.data.id === 'string') who.pools.keep(reply.body.data.id);
     }
   };
 
@@ -229,6 +230,17 @@ export async function runFuzzer(options: FuzzOptions): Promise<FuzzResult> {
       requests += 1;
       who.pools.harvest(reply.body);
     }
+  }
+
+  // The key each actor calls with is never revoked or rotated by a generated request: that
+  // would turn every later request into a 401 (a rotation goes through `learn` instead).
+  for (const who of [main, frozen, other]) {
+    const reply = await who.api.get('/api-keys');
+    requests += 1;
+    const items: Array<{ id: string; last4: string }> = reply.body?.data?.items ?? [];
+    const own = items.find((item) => who.api.credentials.key.endsWith(item.last4));
+    if (!own) throw new FuzzerBug(`no key of the account ends like the one it calls with: ${reply.text}`);
+    who.pools.keep(own.id);
   }
 
   // Phase 1: valid requests, stateful, on the main account.

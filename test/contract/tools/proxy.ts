@@ -393,6 +393,7 @@ async function integratorCalls({ client, badKeyClient, otherWallet, sinkUrl, exp
     client.GET('/logs', { params: { query: { method: 'POST', status_class: '2xx', limit: 50 } } }),
   );
   await ok('api keys', 200, client.GET('/api-keys'));
+  await ok('create a collect key', 201, client.POST('/api-keys', { body: { role: 'collect' } }));
 
   // Errors a valid request meets, each answered with its documented status.
   const refusals: Array<[string, number, () => Promise<{ response: Response; data?: unknown }>]> = [
