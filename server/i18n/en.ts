@@ -376,6 +376,7 @@ export const en = {
   'refund.reference': 'Reference (optional)',
   'refund.submit': 'Refund this payment to {customer}',
   'refund.table': 'Refunds of this payment',
+  'refund.already': 'This refund form was already sent: the refund was made once.',
   'refund.done': 'Refund {id} of {amount} is {status}.',
   'timeline.heading': 'Timeline',
   'timeline.created': 'Created',

@@ -367,6 +367,8 @@ export const fr: Messages = {
   'refund.reference': 'Référence (facultative)',
   'refund.submit': 'Rembourser ce paiement au {customer}',
   'refund.table': 'Remboursements de ce paiement',
+  'refund.already':
+    'Ce formulaire de remboursement a déjà été envoyé : le remboursement n’a été fait qu’une fois.',
   'refund.done': 'Remboursement {id} de {amount} : {status}.',
   'timeline.heading': 'Historique',
   'timeline.created': 'Création',

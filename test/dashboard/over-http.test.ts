@@ -12,6 +12,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxFailuresPerPair, sessionAbsoluteMs, sessionIdleMs } from '../../server/domain/dashboard-users.js';
 import { runAdmin } from '../support/admin.js';
+import { ok } from '../support/api.js';
 import { queryRows } from '../support/database.js';
 import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
 import { decodeEntities, formOf } from '../support/html-form.js';
@@ -816,6 +817,26 @@ describe('what a merchant does (actions.test.ts)', () => {
     expectSignedWith(receiver, secret);
   });
 
+  it('refunds once when the same refund form is sent twice (a double click, a reload)', async () => {
+    const paymentId = await collect(server, shop.serviceId, 5000, sandbox.mtn.succeeds, shop.creds);
+    await server.settle(2000);
+    const before = await balanceOf(server, shop.creds);
+    const path = `/dashboard/test/payments/${paymentId}`;
+    const opened = await client.open(path);
+    const [first, second] = await Promise.all([
+      client.submit(opened.html, `${path}/refund`, { amount: '700' }),
+      client.submit(opened.html, `${path}/refund`, { amount: '700' }),
+    ]);
+    const flashes = [flashOf((await client.follow(first)).html), flashOf((await client.follow(second)).html)];
+    expect(flashes.filter((flash) => /^Refund po_\w+ of FCFA\u00a0700/.test(flash))).toHaveLength(1);
+    expect(flashes).toContain('This refund form was already sent: the refund was made once.');
+    const refunds = ok(
+      await server.apiAs(shop.creds).GET('/payouts', { params: { query: { payment_id: paymentId } } }),
+    ).data;
+    expect(refunds.items.map((r) => r.amount)).toEqual([700]);
+    expect(await balanceOf(server, shop.creds)).toBe(before - 700);
+  });
+
   it('refunds part of a payment through the same rules and ledger as the API', async () => {
     const paymentId = await collect(server, shop.serviceId, 5000, sandbox.mtn.succeeds, shop.creds);
     await server.settle(2000);
@@ -832,9 +853,9 @@ describe('what a merchant does (actions.test.ts)', () => {
     });
     expect(refunds.body.data.items).toMatchObject([{ amount: 1200, payout_type: 'refund' }]);
     expect(await balanceOf(server, shop.creds)).toBe(before - 1200);
-    // More than what remains, from the page opened before the first refund: refused with the
-    // API's message, and nothing moves.
-    const tooMuch = await client.submit(opened.html, `${path}/refund`, { amount: '4000' });
+    // More than what remains: refused with the API's message, and nothing moves.
+    const reopened = await client.open(path);
+    const tooMuch = await client.submit(reopened.html, `${path}/refund`, { amount: '4000' });
     const refused = await client.follow(tooMuch);
     expect(flashOf(refused.html)).toBe('At most 3800 XAF of this payment remains to refund.');
     expect(refused.html).toContain('class="flash flash-error"');

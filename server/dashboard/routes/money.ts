@@ -7,8 +7,10 @@ import { getPayment, listPayments } from '../../domain/payments.js';
 import { createRefund, getPayout, listPayouts } from '../../domain/payouts.js';
 import { getService } from '../../domain/services.js';
 import { getTopup, listTopups } from '../../domain/topups.js';
-import type { Mode } from '../../storage/rows.js';
+import { payoutResponse } from '../../http/renderings.js';
+import type { Mode, PayoutRow } from '../../storage/rows.js';
 import { sendCsv } from '../csv.js';
+import { formAnswer, once } from '../form-once.js';
 import { refusal, translatorOf } from '../i18n.js';
 import { amountField } from '../input.js';
 import { label } from '../views/components.js';
@@ -85,12 +87,23 @@ function paymentPages(router: Router, deps: Deps, mode: Mode): void {
       requirePermission(req, res, 'refund');
       const body = bodyOf(req);
       const amount = amountField(translatorOf(res), body.amount);
-      const refund = await createRefund(deps, await callerOf(deps, req, mode), {
+      const caller = await callerOf(deps, req, mode);
+      const input = {
         payment_id: id,
         ...(amount !== undefined ? { amount } : {}),
         ...(body.reference ? { reference: body.reference } : {}),
-      });
+      };
       const t = translatorOf(res);
+      // A double click or a reload sends the same form key: one refund, never two.
+      let refund: PayoutRow | undefined;
+      const answer = formAnswer(req, caller, payoutResponse, {
+        amount: body.amount,
+        reference: body.reference,
+      });
+      const done = await once(async () => {
+        refund = await createRefund(deps, caller, input, answer);
+      });
+      if (!done || !refund) return t.t('refund.already');
       return t.t('refund.done', {
         id: refund.id,
         amount: t.money(refund.amount, refund.currency),

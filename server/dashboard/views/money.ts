@@ -295,7 +295,7 @@ export function paymentDetail(
     refund = html`<p class="muted">${t.t('refund.ownerOnly')}</p>`;
   } else {
     refund = html`<form method="post" action="${base(ctx.mode)}/payments/${payment.id}/refund" class="card">
-${csrfInput(ctx.csrf)}
+${csrfInput(ctx.csrf)}${onceInput()}
 <div class="field"><label for="refund-amount">${t.t('refund.amount', { max: t.money(remaining, payment.currency) })}</label>
 <input id="refund-amount" name="amount" type="number" inputmode="numeric" min="1" max="${remaining}" value="${remaining}" required></div>
 <div class="field"><label for="refund-reference">${t.t('refund.reference')}</label><input id="refund-reference" name="reference" maxlength="100"></div>
