@@ -124,6 +124,8 @@ const pages: Array<[name: string, path: () => string]> = [
   ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
   ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
+  ['payout-new', () => '/dashboard/test/payouts/new'],
+  ['bulk-payouts', () => '/dashboard/test/payouts/bulk'],
 ];
 
 describe('every dashboard page in French', () => {

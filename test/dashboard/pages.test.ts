@@ -48,6 +48,8 @@ const pages: Array<[name: string, path: () => string]> = [
   ['users', () => '/dashboard/test/users'],
   ['live-overview', () => '/dashboard/live'],
   ['not-found', () => '/dashboard/test/payments/pay_unknown'],
+  ['payout-new', () => '/dashboard/test/payouts/new'],
+  ['bulk-payouts', () => '/dashboard/test/payouts/bulk'],
 ];
 
 type Size = 'desktop' | 'phone';
