@@ -28,8 +28,33 @@ export function onceInput(): Html {
 }
 
 /**
- * How the form's write answers: under the form's key (in the caller's account and mode, apart
- * from the API's keys by its prefix), for this path and these fields only.
+ * An answer that stores the write's response under a dashboard key (`dashboard-form:<key>`, in
+ * the caller's account and mode, apart from the API's keys by its prefix), for `fingerprinted`
+ * only: the same key with other content is refused as the API refuses a reused key.
+ */
+export function keyedAnswer<R>(
+  caller: Caller,
+  key: string,
+  rendering: Rendering<R, unknown>,
+  fingerprinted: string,
+  status = 200,
+): Answer<R> {
+  return {
+    status,
+    rendering,
+    context: null,
+    idempotency: {
+      accountId: caller.accountId,
+      mode: caller.mode,
+      key: `dashboard-form:${key}`,
+      fingerprint: hash('sha256', fingerprinted, 'hex'),
+    },
+  };
+}
+
+/**
+ * How a posted form's write answers: under the form's key (the hidden field `onceField` put
+ * in it), for this path and these fields only; a form without a valid key writes unkeyed.
  */
 export function formAnswer<R>(
   req: Request,
@@ -39,28 +64,28 @@ export function formAnswer<R>(
 ): Answer<R> {
   const sent = (req.body as Record<string, unknown> | undefined)?.[formKeyField];
   const key = typeof sent === 'string' && /^[A-Za-z0-9_-]{32}$/.test(sent) ? sent : undefined;
-  const fingerprint = hash(
-    'sha256',
-    `${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(fields)}`,
-    'hex',
-  );
-  return {
-    status: 200,
-    rendering,
-    context: null,
-    idempotency: key
-      ? { accountId: caller.accountId, mode: caller.mode, key: `dashboard-form:${key}`, fingerprint }
-      : undefined,
-  };
+  const fingerprinted = `${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(fields)}`;
+  return key
+    ? keyedAnswer(caller, key, rendering, fingerprinted)
+    : { status: 200, rendering, context: null, idempotency: undefined };
 }
 
 /** Runs a form's write; false when the form's key had already done it (nothing was done again). */
 export async function once(work: () => Promise<unknown>): Promise<boolean> {
+  return (await onceOrStored(work)).done;
+}
+
+/**
+ * Runs a keyed write: its result, or, when its key had already done it, the response stored
+ * then (parsed JSON), so the page can name what was done the first time.
+ */
+export async function onceOrStored<R>(
+  work: () => Promise<R>,
+): Promise<{ done: true; value: R } | { done: false; stored: unknown }> {
   try {
-    await work();
-    return true;
+    return { done: true, value: await work() };
   } catch (error) {
-    if (error instanceof AlreadyAnswered) return false;
+    if (error instanceof AlreadyAnswered) return { done: false, stored: JSON.parse(error.text) };
     throw error;
   }
 }

@@ -5,7 +5,9 @@ import type { Deps } from '../domain/context.js';
 import { ApiError, fromStorage } from '../domain/errors.js';
 import type { Translator } from '../i18n/translator.js';
 import { csrfField, requireCsrfToken } from './csrf.js';
+import { bulkMaxBytes } from './csv.js';
 import { dashboardPath, localize, refusal, translatorOf } from './i18n.js';
+import { multipartText } from './multipart.js';
 import { authRoutes } from './routes/auth.js';
 import { bankBatchRoutes } from './routes/bank-batches.js';
 import { renderErrorPage } from './routes/context.js';
@@ -64,6 +66,13 @@ export function dashboardRoutes(deps: Deps): Router {
   router.use(
     /^\/(test|live)\/bank-batches\/[^/]+\/statements$/,
     express.urlencoded({ extended: false, limit: statementMaxBytes * 2, parameterLimit: 10 }),
+  );
+  // A bulk payout's CSV: uploaded as a file (multipart, read by hand), pasted, or carried by its
+  // confirmation page (URL-encoding may triple it).
+  router.use(/^\/(test|live)\/payouts\/bulk$/, ...multipartText(bulkMaxBytes + 64 * 1024));
+  router.use(
+    /^\/(test|live)\/payouts\/bulk(\/send)?$/,
+    express.urlencoded({ extended: false, limit: bulkMaxBytes * 3 + 16 * 1024, parameterLimit: 10 }),
   );
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }));
   router.use(loadSession(deps));

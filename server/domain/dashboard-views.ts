@@ -46,10 +46,21 @@ export async function overview(deps: Deps, caller: Caller, days = 30) {
       const slot = volumes.get(row.currency)?.[row.day];
       if (slot) slot[row.kind] += row.amount;
     }
+    const outcomes = async (by: 'day' | 'service' | 'operator') =>
+      tx.dashboard.paymentOutcomes(caller.accountId, caller.mode, from, by);
     return {
       now,
+      days,
       balances,
       volumes,
+      rates: {
+        byDay: (await outcomes('day')).map((r) => ({ ...r, key: from + Number(r.key) * dayMs })),
+        byService: (await outcomes('service')).map((r) => ({ ...r, key: String(r.key) })),
+        byOperator: (await outcomes('operator')).map((r) => ({
+          ...r,
+          key: r.key === null ? null : String(r.key),
+        })),
+      },
       payments: (await tx.payments.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
       payouts: (await tx.payouts.list(caller.accountId, caller.mode, {}, { limit: 5 })).items,
       failingEndpoints: await tx.dashboard.failingEndpoints(caller.accountId, caller.mode, now - 7 * dayMs),

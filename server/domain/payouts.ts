@@ -523,3 +523,79 @@ export async function listPayouts<V extends AnyView<ListedPayoutRow> = undefined
 ): ListAnswer<ListedPayoutRow, V> {
   return listPage(deps, caller, 'payouts', query, page, view);
 }
+
+/** What a payout would do, as `createPayout` would check it, before anything is written. */
+export interface PayoutPreview {
+  currency: string;
+  /** The stored form of the number, or the wallet's id. */
+  recipient: string;
+  /** The network the number routes to (null for a wallet, or a number no listed range holds). */
+  network: string | null;
+  available: number;
+  balanceAfter: number;
+}
+
+/**
+ * Payouts checked as `createPayout` checks each (its recipient, its network, its wallet, and the
+ * balance that funds it after the ones before it) without writing anything, in one read: the
+ * dashboard's confirmation pages. Each item gets its preview or the error `createPayout` would
+ * have answered; each payout is checked again, in its own transaction, when it is sent.
+ */
+export async function previewPayouts(
+  deps: Deps,
+  caller: Caller,
+  inputs: PayoutCreate[],
+): Promise<Array<PayoutPreview | ApiError>> {
+  const planned = inputs.map((input) => {
+    const currency = input.currency ?? caller.defaultCurrency;
+    try {
+      return { input, currency, destination: destinationOf(deps, caller, input, '', currency) };
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
+  });
+  return deps.store.read(async (tx) => {
+    const balances = new Map<string, number>();
+    const out: Array<PayoutPreview | ApiError> = [];
+    for (const plan of planned) {
+      if (plan instanceof ApiError) {
+        out.push(plan);
+        continue;
+      }
+      const { input, currency, destination } = plan;
+      try {
+        await recipientOf(tx, caller, destination);
+      } catch (error) {
+        if (error instanceof ApiError) {
+          out.push(error);
+          continue;
+        }
+        throw error;
+      }
+      const available = balances.get(currency) ?? (await tx.ledger.available(caller.walletId, currency));
+      if (available < input.amount) {
+        out.push(insufficient(available, input.amount, currency));
+        balances.set(currency, available);
+        continue;
+      }
+      balances.set(currency, available - input.amount);
+      out.push({
+        currency,
+        recipient:
+          'msisdn' in destination ? destination.msisdn : (destination as { walletId: string }).walletId,
+        network: 'msisdn' in destination ? destination.method : null,
+        available,
+        balanceAfter: available - input.amount,
+      });
+    }
+    return out;
+  });
+}
+
+/** One payout's preview (`previewPayouts`), or the error `createPayout` would answer. */
+export async function previewPayout(deps: Deps, caller: Caller, input: PayoutCreate): Promise<PayoutPreview> {
+  const [preview] = await previewPayouts(deps, caller, [input]);
+  if (preview instanceof ApiError || preview === undefined) throw preview;
+  return preview;
+}

@@ -209,6 +209,8 @@ export function everyPage(
     ['forgot-password', () => '/dashboard/forgot-password'],
     ['services', () => '/dashboard/test/services'],
     ['events', () => '/dashboard/test/events'],
+    ['payout-new', () => '/dashboard/test/payouts/new'],
+    ['bulk-payouts', () => '/dashboard/test/payouts/bulk'],
   ];
   return [
     ...pages.map(([name, path]): [string, () => string, number] => [name, path, 200]),

@@ -28,12 +28,15 @@ import {
 } from '../views/money.js';
 import { act, bodyOf, callerOf, pageRequest, queryOf, render, requirePermission } from './context.js';
 import { dateRange, paymentQuery, payoutQuery, topupQuery } from './list-queries.js';
+import { moneyOutRoutes } from './money-out.js';
 
 /** Overview, payments, payouts, top-ups and refunds: lists, details with timelines, refunds, the CSV report. */
 export function moneyRoutes(deps: Deps, mode: Mode): Router {
   const router = Router();
 
   paymentPages(router, deps, mode);
+  // Before /payouts/:id, which would take `new` and `bulk` for ids.
+  router.use(moneyOutRoutes(deps, mode));
   movementPages(router, deps, mode);
   searchPage(router, deps, mode);
   return router;

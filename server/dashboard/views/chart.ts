@@ -51,3 +51,28 @@ ${bars}
 <p class="legend"><span><span class="swatch swatch-payments"></span>${t.t('chart.payments')}</span><span><span class="swatch swatch-payouts"></span>${t.t('chart.payouts')}</span></p>
 </figure>`;
 }
+
+/** Payments that ended in one slice of a breakdown: a day, a service or an operator. */
+export interface Outcomes {
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * Success and failure rates beside the volume: one table per breakdown, each row its counts and
+ * rates, written as the page's language writes percentages (`80 %` in French).
+ */
+export function ratesTable(
+  t: Translator,
+  id: string,
+  heading: string,
+  column: string,
+  rows: Array<[label: Html | string, Outcomes]>,
+): Html {
+  const body = rows.map(([name, o]) => {
+    const ended = o.succeeded + o.failed;
+    return html`<tr><th scope="row">${name}</th><td class="num">${t.number(o.succeeded)}</td><td class="num">${t.number(o.failed)}</td><td class="num">${t.percent(o.succeeded / ended)}</td><td class="num">${t.percent(o.failed / ended)}</td></tr>`;
+  });
+  const head = html`<tr><th scope="col">${column}</th><th scope="col" class="num">${t.t('insight.succeeded')}</th><th scope="col" class="num">${t.t('insight.failed')}</th><th scope="col" class="num">${t.t('insight.successRate')}</th><th scope="col" class="num">${t.t('insight.failureRate')}</th></tr>`;
+  return html`<h3 id="${id}-title">${heading}</h3><div class="scroll" role="region" aria-labelledby="${id}-title" tabindex="0" id="${id}"><table><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+}

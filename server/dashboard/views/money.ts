@@ -23,7 +23,7 @@ import { onceInput } from '../form-once.js';
 import { type Html, html } from '../html.js';
 import { th } from '../i18n.js';
 import { bankRecipient, payoutBatchFact } from './bank-batches.js';
-import { volumeChart } from './chart.js';
+import { ratesTable, volumeChart } from './chart.js';
 import {
   badge,
   choices,
@@ -126,6 +126,7 @@ export function overviewView(
   );
   return html`<section aria-labelledby="balances"><h2 id="balances">${t.t('overview.balances')}</h2><div class="cards">${balances}</div></section>
 <section aria-labelledby="volumes"><h2 id="volumes">${t.t('overview.volume')}</h2>${charts}</section>
+${insight(ctx, data)}
 <section aria-labelledby="failing"><h2 id="failing">${t.t('overview.failing')}</h2>${table(
     t,
     t.t('overview.failing'),
@@ -141,6 +142,37 @@ ${operatorsSection(t, operators)}
 <div><label for="report-from">${t.t('filters.from')}</label><input id="report-from" name="from" type="date" required value="${dayInput(t, data.now - 29 * 86_400_000)}"></div>
 <div><label for="report-to">${t.t('filters.to')}</label><input id="report-to" name="to" type="date" required value="${dayInput(t, data.now)}"></div>
 <button type="submit" id="download-report">${t.t('overview.download')}</button></form></section>`;
+}
+
+/** Success and failure rates of the overview's days, by day, by service and by operator. */
+function insight(ctx: PageContext, data: Overview): Html {
+  const { t } = ctx;
+  const { byDay, byService, byOperator } = data.rates;
+  const content = byDay.length
+    ? html`${ratesTable(
+        t,
+        'rates-day',
+        t.t('insight.byDay'),
+        t.t('insight.day'),
+        byDay.map((r) => [t.shortDay(r.key), r]),
+      )}${ratesTable(
+        t,
+        'rates-service',
+        t.t('insight.byService'),
+        t.t('insight.service'),
+        byService.map((r) => [
+          r.name ? html`${r.name} <code>${r.key}</code>` : html`<code>${r.key}</code>`,
+          r,
+        ]),
+      )}${ratesTable(
+        t,
+        'rates-operator',
+        t.t('insight.byOperator'),
+        t.t('insight.operator'),
+        byOperator.map((r) => [r.key ? label(t, 'method', r.key) : t.t('insight.noOperator'), r]),
+      )}`
+    : html`<p class="muted">${t.t('insight.none', { days: data.days })}</p>`;
+  return html`<section aria-labelledby="insight"><h2 id="insight">${t.t('insight.title')}</h2><p class="muted">${t.t('insight.intro', { days: data.days })}</p>${content}</section>`;
 }
 
 const dateFilters = (t: Translator): FilterField[] => [
@@ -192,7 +224,11 @@ export function payoutsView(
     ...(refunds ? [] : [{ name: 'bulk_id', label: t.t('payouts.bulkId') }]),
     ...dateFilters(t),
   ];
-  return html`${filters(t, path, fields, query)}${csvLink(t, path, query)}${table(
+  const send =
+    !refunds && can(ctx.user.role, 'payout')
+      ? html`<p class="actions"><a class="button" href="${path}/new" id="new-payout">${t.t('moneyOut.send')}</a><a class="button secondary" href="${path}/bulk" id="new-bulk">${t.t('moneyOut.bulk')}</a></p>`
+      : '';
+  return html`${send}${filters(t, path, fields, query)}${csvLink(t, path, query)}${table(
     t,
     t.t(refunds ? 'refunds.title' : 'payouts.title'),
     payoutHead(t),

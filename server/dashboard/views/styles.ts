@@ -38,7 +38,7 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mono
 .badge-pending, .badge-initiated, .badge-expiring { background: #fff1c2; color: #5c4300; }
 form.filters { display: flex; flex-wrap: wrap; gap: .6rem; align-items: flex-end; margin-bottom: 1rem; }
 label { display: block; font-weight: 600; font-size: .9rem; margin-bottom: .2rem; }
-input, select { font: inherit; padding: .45rem .55rem; border: 2px solid #7a869a; border-radius: 6px; background: #fff; color: var(--ink); max-width: 100%; }
+input, select, textarea { font: inherit; padding: .45rem .55rem; border: 2px solid #7a869a; border-radius: 6px; background: #fff; color: var(--ink); max-width: 100%; }
 input[type=checkbox] { width: 1.1rem; height: 1.1rem; }
 .field { margin-bottom: .8rem; }
 .check { display: flex; align-items: center; gap: .4rem; font-weight: 400; }
@@ -54,6 +54,8 @@ button.danger { background: var(--bad); }
 .secret { background: #fff8e1; border: 2px solid #b7791f; border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
 .secret input { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; }
 .muted { color: var(--muted); }
+pre { overflow-x: auto; }
+textarea { width: 100%; }
 .nowrap { white-space: nowrap; }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
 .timeline { list-style: none; padding: 0; margin: 0; border-left: 3px solid var(--line); }

@@ -223,6 +223,27 @@ function pageReads(connection: SqlConnection, page: Pager) {
         WHERE account_id = @account AND mode = @mode AND status IN ('pending', 'success') AND created_at >= @from) AS movements
      GROUP BY kind, currency, day`,
   );
+  // Payments that ended since @from, counted by outcome under one breakdown (a column of
+  // payments, or the day): one query per breakdown, whatever the number of days, services or
+  // operators. `expired` counts as failed; `initiated` has not ended and is not counted.
+  const grouped = (key: string) =>
+    `SELECT bucket, CAST(SUM(succeeded) AS INTEGER) AS succeeded, CAST(SUM(failed) AS INTEGER) AS failed FROM (
+       SELECT ${key} AS bucket, CASE WHEN status = 'success' THEN 1 ELSE 0 END AS succeeded,
+              CASE WHEN status = 'success' THEN 0 ELSE 1 END AS failed FROM payments
+        WHERE account_id = @account AND mode = @mode AND created_at >= @from AND status <> 'initiated') AS ended
+     GROUP BY bucket`;
+  type Outcomes = { bucket: string | number | null; name?: string; succeeded: number; failed: number };
+  const outcomes = {
+    day: connection.prepare<Outcomes>(
+      `${grouped('CAST((created_at - @from) / 86400000 AS INTEGER)')} ORDER BY bucket`,
+    ),
+    service: connection.prepare<Outcomes>(
+      `SELECT o.bucket, s.name, o.succeeded, o.failed FROM (${grouped('service_id')}) AS o
+         JOIN services s ON s.id = o.bucket ORDER BY s.name, o.bucket`,
+    ),
+    operator: connection.prepare<Outcomes>(`${grouped('payment_method')} ORDER BY bucket`),
+  };
+
   // Counted per endpoint first, then joined: PostgreSQL allows `e.*` beside a GROUP BY only on a
   // primary key, and the endpoints' is `seq`.
   const failingEndpoints = connection.prepare<
@@ -280,6 +301,16 @@ function pageReads(connection: SqlConnection, page: Pager) {
     },
     async dailyVolumes(accountId: string, mode: Mode, from: number) {
       return dailyVolumes.all({ account: accountId, mode, from });
+    },
+    /** Payments ended since `from` by outcome, per day (from `from`), service or operator. */
+    async paymentOutcomes(accountId: string, mode: Mode, from: number, by: keyof typeof outcomes) {
+      const rows = await outcomes[by].all({ account: accountId, mode, from });
+      return rows.map((r) => ({
+        key: r.bucket,
+        name: r.name ?? null,
+        succeeded: Number(r.succeeded),
+        failed: Number(r.failed),
+      }));
     },
     async failingEndpoints(accountId: string, mode: Mode, since: number) {
       return failingEndpoints.all({ account: accountId, mode, since });
