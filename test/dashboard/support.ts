@@ -183,34 +183,27 @@ export function useSeededDashboard(options: { withBankBatch?: boolean } = {}): S
 export function everyPage(
   ids: Record<string, string>,
 ): Array<[name: string, path: () => string, status: number]> {
+  const test = (path: string) => `/dashboard/test${path}`;
+  // The lists and forms, each at /dashboard/test/<name>.
+  const sections =
+    'payments payouts topups refunds webhooks keys logs users bank-batches services events settings';
   const pages: Array<[string, () => string]> = [
-    ['overview', () => '/dashboard/test'],
-    ['payments', () => '/dashboard/test/payments'],
-    ['payment', () => `/dashboard/test/payments/${ids.payment}`],
-    ['failed-payment', () => `/dashboard/test/payments/${ids.failed}`],
-    ['payouts', () => '/dashboard/test/payouts'],
-    ['payout', () => `/dashboard/test/payouts/${ids.payout}`],
-    ['refund', () => `/dashboard/test/payouts/${ids.refund}`],
-    ['topups', () => '/dashboard/test/topups'],
-    ['topup', () => `/dashboard/test/topups/${ids.topup}`],
-    ['refunds', () => '/dashboard/test/refunds'],
-    ['webhooks', () => '/dashboard/test/webhooks'],
-    ['webhook', () => `/dashboard/test/webhooks/${ids.endpoint}`],
-    ['keys', () => '/dashboard/test/keys'],
-    ['logs', () => '/dashboard/test/logs'],
-    ['users', () => '/dashboard/test/users'],
+    ['overview', () => test('')],
+    ...sections.split(' ').map((name): [string, () => string] => [name, () => test(`/${name}`)]),
+    ['payment', () => test(`/payments/${ids.payment}`)],
+    ['failed-payment', () => test(`/payments/${ids.failed}`)],
+    ['payout', () => test(`/payouts/${ids.payout}`)],
+    ['refund', () => test(`/payouts/${ids.refund}`)],
+    ['topup', () => test(`/topups/${ids.topup}`)],
+    ['webhook', () => test(`/webhooks/${ids.endpoint}`)],
+    ['bank-batch', () => test(`/bank-batches/${ids.bankBatch}`)],
+    ['payout-new', () => test('/payouts/new')],
+    ['bulk-payouts', () => test('/payouts/bulk')],
+    ['search', () => test(`/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`)],
+    ['search-none', () => test('/search?q=zzz-0000')],
     ['live-overview', () => '/dashboard/live'],
     ['live-webhooks', () => '/dashboard/live/webhooks'],
-    ['bank-batches', () => '/dashboard/test/bank-batches'],
-    ['bank-batch', () => `/dashboard/test/bank-batches/${ids.bankBatch}`],
-    ['search', () => `/dashboard/test/search?q=${sandbox.mtn.succeeds.slice(0, 7)}`],
-    ['search-none', () => '/dashboard/test/search?q=zzz-0000'],
-    ['settings', () => '/dashboard/test/settings'],
     ['forgot-password', () => '/dashboard/forgot-password'],
-    ['services', () => '/dashboard/test/services'],
-    ['events', () => '/dashboard/test/events'],
-    ['payout-new', () => '/dashboard/test/payouts/new'],
-    ['bulk-payouts', () => '/dashboard/test/payouts/bulk'],
   ];
   return [
     ...pages.map(([name, path]): [string, () => string, number] => [name, path, 200]),

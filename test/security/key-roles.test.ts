@@ -66,33 +66,26 @@ describe('a collect key', () => {
       recipient_msisdn: sandbox.mtn.succeeds,
       payout_type: 'withdrawal',
     };
-    expectDenied(await server.raw('POST', '/payouts', { as: key, body: payout }), 'payouts:write');
-    expectDenied(
-      await server.raw('POST', '/payouts/bulk', { as: key, body: { currency: 'XAF', items: [payout] } }),
-      'payouts:write',
-    );
-    expectDenied(
-      await server.raw('POST', '/refunds', { as: key, body: { payment_id: paymentId } }),
-      'refunds:write',
-    );
     const topup = {
       amount: 500,
       currency: 'XAF',
       payer_msisdn: sandbox.mtn.succeeds,
       payment_method: 'mtn_momo',
     };
-    expectDenied(await server.raw('POST', '/topups', { as: key, body: topup }), 'topups:write');
-    expectDenied(
-      await server.raw('POST', '/webhook-endpoints', { as: key, body: { url: 'https://example.com/hook' } }),
-      'webhooks:write',
-    );
-    expectDenied(
-      await server.raw('POST', '/services', { as: key, body: { name: 'Mine' } }),
-      'services:write',
-    );
-    expectDenied(await server.raw('POST', '/api-keys', { as: key, body: { role: 'full' } }), 'keys:manage');
-    expectDenied(await server.raw('POST', '/api-keys/rotate', { as: key, body: {} }), 'keys:manage');
-    expectDenied(await server.raw('GET', '/api-keys', { as: key }), 'keys:manage');
+    const refused: Array<[method: string, path: string, body: object | undefined, permission: string]> = [
+      ['POST', '/payouts', payout, 'payouts:write'],
+      ['POST', '/payouts/bulk', { currency: 'XAF', items: [payout] }, 'payouts:write'],
+      ['POST', '/refunds', { payment_id: paymentId }, 'refunds:write'],
+      ['POST', '/topups', topup, 'topups:write'],
+      ['POST', '/webhook-endpoints', { url: 'https://example.com/hook' }, 'webhooks:write'],
+      ['POST', '/services', { name: 'Mine' }, 'services:write'],
+      ['POST', '/api-keys', { role: 'full' }, 'keys:manage'],
+      ['POST', '/api-keys/rotate', {}, 'keys:manage'],
+      ['GET', '/api-keys', undefined, 'keys:manage'],
+    ];
+    for (const [method, path, body, permission] of refused) {
+      expectDenied(await server.raw(method, path, { as: key, ...(body ? { body } : {}) }), permission);
+    }
     // Nothing moved: the owner's balance is what the top-up and the payment left.
     const balance = await server.raw('GET', '/balance', { as: owner });
     expect(balance.body.data.balances[0].available).toBe(12_000);
