@@ -50,7 +50,12 @@ const pay = (msisdn: string, method = 'mtn_momo', amount = 1000) =>
 const payout = (msisdn: string, amount = 1000) =>
   live(h.server, 'POST', '/payouts', { amount, recipient_msisdn: msisdn, payout_type: 'withdrawal' });
 
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/**
+ * Waits for `condition`. The test server's workers run on demand only (never on timers), so a
+ * long wait changes no premise here (a callback's wake is still the only thing that can settle
+ * a movement between two `settle` calls); it only lets a machine busy with other suites catch up.
+ */
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
