@@ -165,16 +165,19 @@ export async function startMtnMomoSimulator(
   const scheduleCallback = (record: MtnRecorded) => {
     if (!record.callbackUrl) return;
     const url = record.callbackUrl;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const body = statusBody(record);
-      if (body.status === 'PENDING' || faults.callbacks === 'lost') return;
-      const times = faults.callbacks === 'duplicated' ? 2 : 1;
-      void (async () => {
-        for (let i = 0; i < times; i++)
-          await postCallback(url, record.product === 'collection' ? 'PUT' : 'POST', body);
-      })();
-    }, settleMs + 5);
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        const body = statusBody(record);
+        if (body.status === 'PENDING' || faults.callbacks === 'lost') return;
+        const times = faults.callbacks === 'duplicated' ? 2 : 1;
+        void (async () => {
+          for (let i = 0; i < times; i++)
+            await postCallback(url, record.product === 'collection' ? 'PUT' : 'POST', body);
+        })();
+      },
+      settleMs + 5 + faults.callbackDelayMs,
+    );
     timer.unref();
     timers.add(timer);
   };

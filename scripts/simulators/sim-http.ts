@@ -19,6 +19,8 @@ export interface Faults {
   tokenFail500: number;
   /** Callbacks: sent once (`normal`), never (`lost`) or twice (`duplicated`). */
   callbacks: 'normal' | 'lost' | 'duplicated';
+  /** How much later than the outcome a callback is sent (a customer approving on the phone). */
+  callbackDelayMs: number;
 }
 
 export function defaultFaults(): Faults {
@@ -29,6 +31,7 @@ export function defaultFaults(): Faults {
     statusFail500: 0,
     tokenFail500: 0,
     callbacks: 'normal',
+    callbackDelayMs: 0,
   };
 }
 

@@ -109,7 +109,10 @@ describe('a payout from the dashboard', () => {
     // Two clicks in a row, then the same form posted once more (a reload, a second tab).
     const fields = await fieldsOf(page, 'form[action$="/payouts/send"]');
     await page.locator('#payout-send').dblclick();
-    await page.waitForURL(/\/payouts\/po_\w+$/);
+    // The second click's navigation replaces the first's: wait for where the page lands, not
+    // for one navigation (which the browser may abort).
+    await expect.poll(() => page.url(), { timeout: 15_000 }).toMatch(/\/payouts\/po_\w+$/);
+    await page.waitForLoadState();
     const id = page.url().split('/').pop();
     const again = await postFrom(page, '/payouts/send', fields);
     expect(again.status).toBe(200);

@@ -27,12 +27,17 @@ export function openDatabase(path: string): Db {
  * Opens another write connection to a file `openDatabase` has opened (and migrated), with the
  * same settings: the writer thread's (thread-program.ts).
  */
+/** How long a process starting on a file waits for another one migrating it. */
+const startUpWaitMs = 60_000;
+
 export function openWriteConnection(path: string): Db {
   const db = new Database(path);
   // First: switching a new file to WAL takes its lock, which another process opening the same
-  // file at the same moment may hold; it is waited for, not an error.
-  db.pragma('busy_timeout = 5000');
+  // file at the same moment may hold (while it migrates the file): it is waited for, as long as
+  // a start-up may take on a busy machine, not an error. Then the usual wait for a write lock.
+  db.pragma(`busy_timeout = ${startUpWaitMs}`);
   db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   // Deleted and overwritten content is zeroed, not left in free pages where a copy of the file
@@ -88,6 +93,19 @@ export function migrateSqlite(db: Db): number[] {
     .sort();
   const version = () => db.pragma('user_version', { simple: true }) as number;
   const applied: number[] = [];
+  // Another process may hold the lock through several migrations: wait for it as long as a
+  // start-up may take, then go back to the usual wait.
+  const usualWait = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${startUpWaitMs}`);
+  try {
+    applyNewer(db, files, version, applied);
+  } finally {
+    db.pragma(`busy_timeout = ${usualWait}`);
+  }
+  return applied;
+}
+
+function applyNewer(db: Db, files: string[], version: () => number, applied: number[]): void {
   for (const file of files) {
     const target = Number(file.slice(0, 3));
     if (target <= version()) continue;
@@ -99,5 +117,4 @@ export function migrateSqlite(db: Db): number[] {
       applied.push(target);
     }).immediate();
   }
-  return applied;
 }
