@@ -122,7 +122,7 @@ export async function startOrangeMoneySimulator(
           await postCallback(url, 'POST', { payToken: record.payToken, status, message: 'notification' });
         }
       })();
-    }, settleMs + 5);
+    }, settleMs + 5 + faults.callbackDelayMs);
     timer.unref();
     timers.add(timer);
   };

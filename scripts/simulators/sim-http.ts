@@ -19,7 +19,11 @@ export interface Faults {
   tokenFail500: number;
   /** Callbacks: sent once (`normal`), never (`lost`) or twice (`duplicated`). */
   callbacks: 'normal' | 'lost' | 'duplicated';
-  /** How much later than the outcome a callback is sent (a customer approving on the phone). */
+  /**
+   * How much later than the outcome a callback is sent: a customer approving on the phone, so
+   * never before the caller has recorded its request as sent (a callback within milliseconds
+   * of the request would race that record on a busy machine).
+   */
   callbackDelayMs: number;
 }
 
@@ -31,7 +35,7 @@ export function defaultFaults(): Faults {
     statusFail500: 0,
     tokenFail500: 0,
     callbacks: 'normal',
-    callbackDelayMs: 0,
+    callbackDelayMs: 1000,
   };
 }
 

@@ -207,10 +207,6 @@ describe('operator callbacks are hints to ask now, never trusted', () => {
   });
 
   it('MTN calling back settles a payment at once, with no polling pass of ours', async () => {
-    // As MTN does, once the customer approved: after our request is recorded as sent. (A
-    // callback within milliseconds of the request, before that, only brings a check forward
-    // that our polling makes anyway.)
-    h.mtnSim.faults.callbackDelayMs = 1500;
     const id = (await pay(sandbox.mtn.succeeds)).body.data.transaction_id;
     await waitFor(async () => (await statusOf(h.server, `/payments/${id}`)) === 'success');
   });
