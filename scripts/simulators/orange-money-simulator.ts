@@ -112,17 +112,20 @@ export async function startOrangeMoneySimulator(
   const notify = (record: OrangeRecorded) => {
     if (!record.notifUrl) return;
     const url = record.notifUrl;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const status = statusOf(record);
-      if (status === 'PENDING' || faults.callbacks === 'lost') return;
-      const times = faults.callbacks === 'duplicated' ? 2 : 1;
-      void (async () => {
-        for (let i = 0; i < times; i++) {
-          await postCallback(url, 'POST', { payToken: record.payToken, status, message: 'notification' });
-        }
-      })();
-    }, settleMs + 5 + faults.callbackDelayMs);
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        const status = statusOf(record);
+        if (status === 'PENDING' || faults.callbacks === 'lost') return;
+        const times = faults.callbacks === 'duplicated' ? 2 : 1;
+        void (async () => {
+          for (let i = 0; i < times; i++) {
+            await postCallback(url, 'POST', { payToken: record.payToken, status, message: 'notification' });
+          }
+        })();
+      },
+      settleMs + 5 + faults.callbackDelayMs,
+    );
     timer.unref();
     timers.add(timer);
   };
