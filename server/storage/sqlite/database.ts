@@ -30,13 +30,31 @@ export function openDatabase(path: string): Db {
 /** How long a process starting on a file waits for another one migrating it. */
 const startUpWaitMs = 60_000;
 
+/**
+ * Runs `step`, again while SQLite answers SQLITE_BUSY without calling its busy handler (it does
+ * so for a journal-mode switch or a lock taken while another process's connection is half
+ * open), for up to `startUpWaitMs`: what a process opening a file others open does at start-up.
+ */
+function whileBusy<T>(step: () => T): T {
+  const deadline = Date.now() + startUpWaitMs;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 export function openWriteConnection(path: string): Db {
   const db = new Database(path);
   // First: switching a new file to WAL takes its lock, which another process opening the same
   // file at the same moment may hold (while it migrates the file): it is waited for, as long as
   // a start-up may take on a busy machine, not an error. Then the usual wait for a write lock.
   db.pragma(`busy_timeout = ${startUpWaitMs}`);
-  db.pragma('journal_mode = WAL');
+  whileBusy(() => db.pragma('journal_mode = WAL'));
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -108,13 +126,17 @@ export function migrateSqlite(db: Db): number[] {
 function applyNewer(db: Db, files: string[], version: () => number, applied: number[]): void {
   for (const file of files) {
     const target = Number(file.slice(0, 3));
-    if (target <= version()) continue;
+    if (whileBusy(version) >= target) continue;
     const sql = readFileSync(migrationsDir + file, 'utf8');
-    db.transaction(() => {
-      if (target <= version()) return; // another process applied it while this one waited
-      db.exec(sql);
-      db.pragma(`user_version = ${target}`);
-      applied.push(target);
-    }).immediate();
+    whileBusy(() =>
+      db
+        .transaction(() => {
+          if (target <= version()) return; // another process applied it while this one waited
+          db.exec(sql);
+          db.pragma(`user_version = ${target}`);
+          applied.push(target);
+        })
+        .immediate(),
+    );
   }
 }
