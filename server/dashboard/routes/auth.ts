@@ -16,13 +16,7 @@ import { sendMail } from '../../mail/smtp.js';
 import { csrfTokenFor } from '../csrf.js';
 import { dashboardPath, translatorOf } from '../i18n.js';
 import { clearCookie, preSessionCookie, sessionCookie, startSessionCookie } from '../session.js';
-import {
-  forgotPasswordPage,
-  linkInvalidPage,
-  resetPasswordPage,
-  setPasswordPage,
-  signInPage,
-} from '../views/auth.js';
+import { forgotPasswordPage, linkInvalidPage, newPasswordPage, signInPage } from '../views/auth.js';
 import { bodyOf, plainContext, sendHtml } from './context.js';
 
 /** How a refused sign-in answers. */
@@ -90,7 +84,11 @@ export function authRoutes(deps: Deps): Router {
     const token = req.params.token as string;
     const user = await findLink(deps, token);
     if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res)));
-    sendHtml(res, 200, setPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user));
+    sendHtml(
+      res,
+      200,
+      newPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), { kind: 'welcome', token, user }),
+    );
   });
 
   router.post('/welcome/:token', async (req, res) => {
@@ -102,7 +100,12 @@ export function authRoutes(deps: Deps): Router {
       return sendHtml(
         res,
         400,
-        setPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user, result.problem),
+        newPasswordPage(
+          plainContext(req, res),
+          csrfTokenFor(deps, req, res),
+          { kind: 'welcome', token, user },
+          result.problem,
+        ),
       );
     }
     req.context.dashboardUserId = result.user.id;
@@ -137,7 +140,11 @@ export function authRoutes(deps: Deps): Router {
     const token = req.params.token as string;
     const user = await findLink(deps, token, 'reset');
     if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res), 'reset'));
-    sendHtml(res, 200, resetPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), token, user));
+    sendHtml(
+      res,
+      200,
+      newPasswordPage(plainContext(req, res), csrfTokenFor(deps, req, res), { kind: 'reset', token, user }),
+    );
   });
 
   router.post('/reset/:token', async (req, res) => {
@@ -147,7 +154,11 @@ export function authRoutes(deps: Deps): Router {
       const user = await findLink(deps, token, 'reset');
       if (!user) return sendHtml(res, 404, linkInvalidPage(plainContext(req, res), 'reset'));
       const csrf = csrfTokenFor(deps, req, res);
-      return sendHtml(res, 400, resetPasswordPage(plainContext(req, res), csrf, token, user, result.problem));
+      return sendHtml(
+        res,
+        400,
+        newPasswordPage(plainContext(req, res), csrf, { kind: 'reset', token, user }, result.problem),
+      );
     }
     req.context.dashboardUserId = result.user.id;
     clearCookie(deps, req, res, sessionCookie);

@@ -38,23 +38,36 @@ export function signInPage(
   );
 }
 
-export function setPasswordPage(
+/**
+ * The page a one-time link opens to choose a password: an invitation's first one (`welcome`)
+ * or a reset's new one (`reset`), under the same rules.
+ */
+export function newPasswordPage(
   pc: PlainContext,
   csrf: string,
-  token: string,
-  user: DashboardUserRow,
+  link: { kind: 'welcome' | 'reset'; token: string; user: DashboardUserRow },
   error?: string,
 ): string {
   const { t } = pc;
+  const { kind, token, user } = link;
+  const email = html`<strong>${user.email}</strong>`;
+  const [title, intro, submit] =
+    kind === 'welcome'
+      ? [
+          t.t('setPassword.title'),
+          th(t, 'setPassword.as', { email, role: label(t, 'role', user.role) }),
+          t.t('setPassword.submit'),
+        ]
+      : [t.t('reset.title'), th(t, 'reset.for', { email }), t.t('reset.submit')];
   return plainPage(
     pc,
-    t.t('setPassword.title'),
+    title,
     html`${error ? html`<p class="flash flash-error" role="alert">${passwordProblem(t, error)}</p>` : ''}
-<form method="post" action="/dashboard/welcome/${token}" class="card">${csrfInput(csrf)}
-<p>${th(t, 'setPassword.as', { email: html`<strong>${user.email}</strong>`, role: label(t, 'role', user.role) })}</p>
+<form method="post" action="/dashboard/${kind}/${token}" class="card">${csrfInput(csrf)}
+<p>${intro}</p>
 <input type="hidden" name="username" autocomplete="username" value="${user.email}">
 <div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
-<button type="submit">${t.t('setPassword.submit')}</button></form>`,
+<button type="submit">${submit}</button></form>`,
   );
 }
 
@@ -102,27 +115,6 @@ export function forgotPasswordPage(
 <form method="post" action="/dashboard/forgot-password" class="card">${csrfInput(csrf)}
 <div class="field"><label for="email">${t.t('signIn.email')}</label><input id="email" name="email" type="email" autocomplete="username" required></div>
 <button type="submit">${t.t('forgot.submit')}</button></form>${back}`,
-  );
-}
-
-/** A reset link's page: the new password, under the rules of a first one. */
-export function resetPasswordPage(
-  pc: PlainContext,
-  csrf: string,
-  token: string,
-  user: DashboardUserRow,
-  error?: string,
-): string {
-  const { t } = pc;
-  return plainPage(
-    pc,
-    t.t('reset.title'),
-    html`${error ? html`<p class="flash flash-error" role="alert">${passwordProblem(t, error)}</p>` : ''}
-<form method="post" action="/dashboard/reset/${token}" class="card">${csrfInput(csrf)}
-<p>${th(t, 'reset.for', { email: html`<strong>${user.email}</strong>` })}</p>
-<input type="hidden" name="username" autocomplete="username" value="${user.email}">
-<div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
-<button type="submit">${t.t('reset.submit')}</button></form>`,
   );
 }
 
