@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { csvField } from '../http/csv.js';
+import { localIso } from '../i18n/translator.js';
 import type { Page } from '../storage/pagination.js';
 
 type Cell = string | number | null;
@@ -27,34 +28,9 @@ export async function sendCsv(
 export type CsvColumns<T> = ReadonlyArray<readonly [header: string, cell: (row: T) => Cell]>;
 
 /**
- * A time as the account's clock showed it, with its offset (`2026-11-28T10:00:00+01:00`): the
- * export's `created_local` column, beside `created_at` in UTC, so a spreadsheet sorts either
- * and a merchant reads the day they know (docs/decisions/0042-dashboard-everyday-work.md).
- */
-function localIso(ms: number, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZoneName: 'longOffset',
-    })
-      .formatToParts(ms)
-      .map((p) => [p.type, p.value]),
-  );
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
-}
-
-/**
  * The one way a dashboard list downloads: every row its filters match (not only the page on
  * screen), page by page through the list's own keyset pagination (bounded memory), in its
- * columns, then `created_local` in the account's zone.
+ * columns, then `created_local` in the account's zone (docs/decisions/0042-dashboard-everyday-work.md).
  */
 export async function sendListCsv<T extends { created_at: number }>(
   res: Response,

@@ -124,6 +124,14 @@ function offsetAt(ms: number, timeZone: string): number {
   return (match[1] === '-' ? -1 : 1) * minutes * 60_000;
 }
 
+/** `2026-11-28T10:00:00+01:00`: the instant as `timeZone`'s clock shows it, with its offset (exports). */
+export function localIso(ms: number, timeZone: string): string {
+  const offset = offsetAt(ms, timeZone);
+  const minutes = Math.abs(offset) / 60_000;
+  const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return `${new Date(ms + offset).toISOString().slice(0, 19)}${offset < 0 ? '-' : '+'}${hhmm}`;
+}
+
 /** The instant a day (`2026-11-20`) begins in `timeZone`: filters and reports count whole local days. */
 export function dayStart(day: string, timeZone: string): number {
   const utcMidnight = Date.parse(`${day}T00:00:00Z`);

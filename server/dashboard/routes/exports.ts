@@ -33,15 +33,27 @@ const payoutColumns: CsvColumns<ListedPayoutRow> = [
   ['completed_at', (p) => iso(p.completed_at)],
 ];
 
-/** How one list exports: its file's name, and given the caller and the form, its CSV. */
-type Export = (
-  deps: Deps,
-  caller: Caller,
-  form: Query,
-  req: Request,
-  res: Response,
-  file: string,
-) => Promise<void>;
+/** What an export reads: the caller, the list's filters (the page's form) and the account's zone. */
+interface ExportRequest {
+  deps: Deps;
+  caller: Caller;
+  form: Query;
+  timeZone: string;
+  req: Request;
+}
+
+/** One list's export: its pages, as the list's page reads them, and its columns. */
+interface ListExport<T extends { created_at: number }> {
+  pages: (r: ExportRequest) => (cursor: string | undefined) => Promise<Page<T>>;
+  columns: (r: ExportRequest) => Promise<CsvColumns<T>> | CsvColumns<T>;
+}
+
+/** A list's export, sent: the one shape every list's download takes. */
+type Export = (r: ExportRequest, res: Response, file: string) => Promise<void>;
+
+function listExport<T extends { created_at: number }>(e: ListExport<T>): Export {
+  return async (r, res, file) => sendListCsv(res, file, r.timeZone, e.pages(r), await e.columns(r));
+}
 
 /**
  * Every list's CSV download, in one place and one way (`sendListCsv`): the list's path with
@@ -50,15 +62,11 @@ type Export = (
  * account's clock (`created_local`).
  */
 const exports: Record<string, Export> = {
-  payments: async (deps, caller, form, _req, res, file) => {
-    const t = translatorOf(res);
-    const names = new Map((await servicesOf(deps, caller)).map((s) => [s.id, s.name]));
-    await sendListCsv(
-      res,
-      file,
-      t.timeZone,
-      (cursor) => listPayments(deps, caller, paymentQuery(form, t.timeZone), page(cursor)),
-      [
+  payments: listExport({
+    pages: (r) => (cursor) => listPayments(r.deps, r.caller, paymentQuery(r.form, r.timeZone), page(cursor)),
+    columns: async (r) => {
+      const names = new Map((await servicesOf(r.deps, r.caller)).map((s) => [s.id, s.name]));
+      return [
         ['id', (p) => p.id],
         ['created_at', (p) => iso(p.created_at)],
         ['status', (p) => p.status],
@@ -73,60 +81,40 @@ const exports: Record<string, Export> = {
         ['failure_code', (p) => p.failure_code],
         ['refunded_amount', (p) => p.refunded_amount],
         ['completed_at', (p) => iso(p.completed_at)],
-      ],
-    );
-  },
-  payouts: async (deps, caller, form, _req, res, file) => {
-    const { timeZone } = translatorOf(res);
-    await sendListCsv(
-      res,
-      file,
-      timeZone,
-      (cursor) => listPayouts(deps, caller, payoutQuery(form, false, timeZone), page(cursor)),
-      payoutColumns,
-    );
-  },
-  refunds: async (deps, caller, form, _req, res, file) => {
-    const { timeZone } = translatorOf(res);
-    await sendListCsv(
-      res,
-      file,
-      timeZone,
-      (cursor) => listPayouts(deps, caller, payoutQuery(form, true, timeZone), page(cursor)),
-      payoutColumns,
-    );
-  },
-  topups: async (deps, caller, form, _req, res, file) => {
-    const { timeZone } = translatorOf(res);
-    await sendListCsv(
-      res,
-      file,
-      timeZone,
-      (cursor) => listTopups(deps, caller, topupQuery(form, timeZone), page(cursor)),
-      [
-        ['id', (p) => p.id],
-        ['created_at', (p) => iso(p.created_at)],
-        ['status', (p) => p.status],
-        ['amount', (p) => p.amount],
-        ['currency', (p) => p.currency],
-        ['payer_msisdn', (p) => p.payer_msisdn],
-        ['payment_method', (p) => p.payment_method],
-        ['reference', (p) => p.reference],
-        ['failure_code', (p) => p.failure_code],
-        ['completed_at', (p) => iso(p.completed_at)],
-      ],
-    );
-  },
-  logs: async (deps, caller, form, req, res, file) => {
-    const { timeZone } = translatorOf(res);
-    const users = await listUsers(deps, req.dashboard?.account.id ?? '');
-    const emails = new Map(users.map((u) => [u.id, u.email]));
-    await sendListCsv(
-      res,
-      file,
-      timeZone,
-      (cursor) => listLogs(deps, caller, logQuery(form, timeZone), page(cursor)),
-      [
+      ];
+    },
+  }),
+  payouts: listExport({
+    pages: (r) => (cursor) =>
+      listPayouts(r.deps, r.caller, payoutQuery(r.form, false, r.timeZone), page(cursor)),
+    columns: () => payoutColumns,
+  }),
+  refunds: listExport({
+    pages: (r) => (cursor) =>
+      listPayouts(r.deps, r.caller, payoutQuery(r.form, true, r.timeZone), page(cursor)),
+    columns: () => payoutColumns,
+  }),
+  topups: listExport({
+    pages: (r) => (cursor) => listTopups(r.deps, r.caller, topupQuery(r.form, r.timeZone), page(cursor)),
+    columns: () => [
+      ['id', (p) => p.id],
+      ['created_at', (p) => iso(p.created_at)],
+      ['status', (p) => p.status],
+      ['amount', (p) => p.amount],
+      ['currency', (p) => p.currency],
+      ['payer_msisdn', (p) => p.payer_msisdn],
+      ['payment_method', (p) => p.payment_method],
+      ['reference', (p) => p.reference],
+      ['failure_code', (p) => p.failure_code],
+      ['completed_at', (p) => iso(p.completed_at)],
+    ],
+  }),
+  logs: listExport({
+    pages: (r) => (cursor) => listLogs(r.deps, r.caller, logQuery(r.form, r.timeZone), page(cursor)),
+    columns: async (r) => {
+      const users = await listUsers(r.deps, r.req.dashboard?.account.id ?? '');
+      const emails = new Map(users.map((u) => [u.id, u.email]));
+      return [
         ['created_at', (l) => iso(l.created_at)],
         ['request_id', (l) => l.request_id],
         ['method', (l) => l.method],
@@ -136,30 +124,26 @@ const exports: Record<string, Export> = {
         ['error_code', (l) => l.error_code],
         ['key_id', (l) => l.key_id],
         ['user', (l) => (l.user_id ? (emails.get(l.user_id) ?? l.user_id) : null)],
-      ],
-    );
-  },
-  'bank-batches': async (deps, caller, _form, _req, res, file) => {
-    const { timeZone } = translatorOf(res);
-    // The page lists the newest hundred batches, unpaged: the export has the same.
-    const batches = await listBankBatches(deps, caller, 100);
-    const rows = batches.map((b) => ({ ...b, created_at: b.batch.created_at }));
-    await sendListCsv(
-      res,
-      file,
-      timeZone,
-      async (): Promise<Page<(typeof rows)[number]>> => ({ items: rows, has_more: false, next_cursor: null }),
-      [
-        ['id', (b) => b.batch.id],
-        ['created_at', (b) => iso(b.created_at)],
-        ['currency', (b) => b.batch.currency],
-        ['payout_count', (b) => b.batch.payout_count],
-        ['control_sum', (b) => b.batch.control_sum],
-        ['pending_count', (b) => b.pendingCount],
-        ['statements', (b) => b.statements.length],
-      ],
-    );
-  },
+      ];
+    },
+  }),
+  // The page lists the newest hundred batches, unpaged: the export has the same.
+  'bank-batches': listExport({
+    pages: (r) => async () => {
+      const batches = await listBankBatches(r.deps, r.caller, 100);
+      const items = batches.map((b) => ({ ...b, created_at: b.batch.created_at }));
+      return { items, has_more: false, next_cursor: null };
+    },
+    columns: () => [
+      ['id', (b) => b.batch.id],
+      ['created_at', (b) => iso(b.created_at)],
+      ['currency', (b) => b.batch.currency],
+      ['payout_count', (b) => b.batch.payout_count],
+      ['control_sum', (b) => b.batch.control_sum],
+      ['pending_count', (b) => b.pendingCount],
+      ['statements', (b) => b.statements.length],
+    ],
+  }),
 };
 
 /** `GET /<list>.csv` for every list of the dashboard. */
@@ -167,10 +151,16 @@ export function exportRoutes(deps: Deps, mode: Mode): Router {
   const router = Router();
   for (const [list, send] of Object.entries(exports)) {
     router.get(`/${list}.csv`, async (req, res) => {
-      const caller = await callerOf(deps, req, mode);
+      const r = {
+        deps,
+        caller: await callerOf(deps, req, mode),
+        form: queryOf(req),
+        timeZone: translatorOf(res).timeZone,
+        req,
+      };
       // The call logs kept the file name they had before every list exported.
       const file = `${list === 'logs' ? 'call-logs' : list}-${mode}.csv`;
-      await send(deps, caller, queryOf(req), req, res, file);
+      await send(r, res, file);
     });
   }
   return router;
