@@ -19,10 +19,13 @@ import type { Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
 import { busy, HashSlots } from './hash-slots.js';
 import { newId } from './ids.js';
-import { passwordProblem } from './passwords.js';
+import { type PasswordProblem, passwordProblem, passwordProblemText } from './passwords.js';
 import { storeAt, write } from './write.js';
 
 /** Sessions end after this long without a request... */
+/** Why a one-time link did not set a password: a password problem, a spent link, or no hashing slot free. */
+export type LinkProblem = PasswordProblem | 'link_used' | 'busy';
+
 export const sessionIdleMs = 30 * 60 * 1000;
 /** ...and this long after sign-in, whatever the activity. */
 export const sessionAbsoluteMs = 12 * 60 * 60 * 1000;
@@ -109,7 +112,8 @@ export async function createDashboardUser(
   if (!email) throw new ApiError(400, 'invalid_field', 'Enter a valid email address.', { param: 'email' });
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
-    if (problem) throw new ApiError(400, 'invalid_field', problem, { param: 'password' });
+    if (problem)
+      throw new ApiError(400, 'invalid_field', passwordProblemText(problem), { param: 'password' });
   }
   const secret = input.password === undefined ? null : await hashPassword(input.password);
   const id = newId('usr');
@@ -393,23 +397,23 @@ export async function acceptLink(
   deps: Deps,
   token: string,
   password: string,
-): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: string }> {
+): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: LinkProblem }> {
   const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
   const user = await linkUser(deps, token, 'invitation');
-  if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
+  if (!user) return { ok: false, problem: 'link_used' };
   // Hashed in either case below, so the time taken does not tell a concealed invitation apart.
   const hashed = await hashSlots.run(() => hashPassword(password));
-  if (hashed === busy) return { ok: false, problem: 'Too many sign-ins at once: try again in a moment.' };
+  if (hashed === busy) return { ok: false, problem: 'busy' };
   const { hash, salt } = hashed;
   if (concealedPrefix.test(user.email)) {
     // A concealed invitation (another account's email) ends as a link used in another tab does.
     await write(deps, spendLink, { tokenHash: tokenHash(token), now: deps.clock.now() });
-    return { ok: false, problem: 'This link has expired or was already used.' };
+    return { ok: false, problem: 'link_used' };
   }
   const now = deps.clock.now();
   const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, hash, salt, now });
-  if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
+  if (!used) return { ok: false, problem: 'link_used' };
   return { ok: true, session: await openSession(deps, user.id, now), user };
 }
 
@@ -525,16 +529,16 @@ export async function resetPassword(
   deps: Deps,
   token: string,
   password: string,
-): Promise<{ ok: true; user: DashboardUserRow } | { ok: false; problem: string }> {
+): Promise<{ ok: true; user: DashboardUserRow } | { ok: false; problem: LinkProblem }> {
   const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
   const user = await linkUser(deps, token, 'reset');
-  if (!user) return { ok: false, problem: 'This link has expired or was already used.' };
+  if (!user) return { ok: false, problem: 'link_used' };
   const hashed = await hashSlots.run(() => hashPassword(password));
-  if (hashed === busy) return { ok: false, problem: 'Too many sign-ins at once: try again in a moment.' };
+  if (hashed === busy) return { ok: false, problem: 'busy' };
   const now = deps.clock.now();
   const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, ...hashed, now });
-  if (!used) return { ok: false, problem: 'This link has expired or was already used.' };
+  if (!used) return { ok: false, problem: 'link_used' };
   return { ok: true, user };
 }
 

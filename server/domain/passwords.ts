@@ -32,12 +32,28 @@ function isCommon(password: string): boolean {
   return stem.length > 0 && stem !== lowered && list.has(stem);
 }
 
+/** What can be wrong with a new password: a code each page words in its language. */
+export type PasswordProblem = 'password_short' | 'password_long' | 'password_common';
+
 /** What is wrong with a new password, or null when it may be used. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
-  if (password.length > maxPasswordLength) return `Use at most ${maxPasswordLength} characters.`;
-  if (isCommon(password)) {
-    return 'This password is one of the most common ones, which are tried first: choose another.';
-  }
+export function passwordProblem(password: string): PasswordProblem | null {
+  if (password.length < minPasswordLength) return 'password_short';
+  if (password.length > maxPasswordLength) return 'password_long';
+  if (isCommon(password)) return 'password_common';
   return null;
 }
+
+/** A password problem in English, for the admin CLI and the API's error messages. */
+export function passwordProblemText(problem: PasswordProblem): string {
+  switch (problem) {
+    case 'password_short':
+      return `Use at least ${minPasswordLength} characters.`;
+    case 'password_long':
+      return `Use at most ${maxPasswordLength} characters.`;
+    case 'password_common':
+      return 'This password is one of the most common ones, which are tried first: choose another.';
+  }
+}
+
+/** The bounds of a password's length, for the pages that state them. */
+export const passwordLength = { min: minPasswordLength, max: maxPasswordLength } as const;

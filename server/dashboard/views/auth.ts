@@ -1,3 +1,5 @@
+import type { LinkProblem } from '../../domain/dashboard-users.js';
+import { passwordLength } from '../../domain/passwords.js';
 import type { Translator } from '../../i18n/translator.js';
 import type { DashboardUserRow } from '../../storage/rows.js';
 import { type Html, html } from '../html.js';
@@ -5,13 +7,20 @@ import { th } from '../i18n.js';
 import { label, table, when } from './components.js';
 import { csrfInput, type PageContext, type PlainContext, plainPage } from './layout.js';
 
-/** The domain's words about a password or a link, in the page's language. */
-function passwordProblem(t: Translator, problem: string): string {
-  const min = /^Use at least (\d+) characters\.$/.exec(problem)?.[1];
-  if (min) return t.t('error.passwordShort', { min: Number(min) });
-  if (problem === 'Use at most 200 characters.') return t.t('error.passwordLong');
-  if (problem.startsWith('This password is one of the most common')) return t.t('error.passwordCommon');
-  return t.t('error.linkUsed');
+/** Why a link did not set a password, in the page's language. */
+function linkProblem(t: Translator, problem: LinkProblem): string {
+  switch (problem) {
+    case 'password_short':
+      return t.t('error.passwordShort', { min: passwordLength.min });
+    case 'password_long':
+      return t.t('error.passwordLong');
+    case 'password_common':
+      return t.t('error.passwordCommon');
+    case 'busy':
+      return t.t('signIn.busy');
+    case 'link_used':
+      return t.t('error.linkUsed');
+  }
 }
 
 export function signInPage(
@@ -46,7 +55,7 @@ export function newPasswordPage(
   pc: PlainContext,
   csrf: string,
   link: { kind: 'welcome' | 'reset'; token: string; user: DashboardUserRow },
-  error?: string,
+  error?: LinkProblem,
 ): string {
   const { t } = pc;
   const { kind, token, user } = link;
@@ -62,7 +71,7 @@ export function newPasswordPage(
   return plainPage(
     pc,
     title,
-    html`${error ? html`<p class="flash flash-error" role="alert">${passwordProblem(t, error)}</p>` : ''}
+    html`${error ? html`<p class="flash flash-error" role="alert">${linkProblem(t, error)}</p>` : ''}
 <form method="post" action="/dashboard/${kind}/${token}" class="card">${csrfInput(csrf)}
 <p>${intro}</p>
 <input type="hidden" name="username" autocomplete="username" value="${user.email}">
