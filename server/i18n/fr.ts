@@ -98,7 +98,6 @@ export const fr: Messages = {
   'error.unreadable': 'La requête est illisible. Rechargez la page et réessayez.',
   'error.ours': 'Un problème est survenu de notre côté. Réessayez dans un instant.',
   'error.role': 'Votre rôle ({role}) ne le permet pas. Demandez à un propriétaire.',
-  'error.ownerInvites': 'Seul un propriétaire peut inviter des utilisateurs.',
   'error.webhookUrl': 'Saisissez une URL http:// ou https:// de 2048 caractères au plus.',
   'error.description': 'La description fait 500 caractères au plus.',
   'error.unknownEvent': 'Événement inconnu : {name}.',
@@ -223,7 +222,6 @@ export const fr: Messages = {
 
   'keys.title': 'Clés d’API',
   'keys.createdTitle': 'Clé d’API créée',
-  'keys.rotatedTitle': 'Clé d’API renouvelée',
   'keys.graceNow': 'Maintenant (l’ancienne clé s’arrête aussitôt)',
   'keys.graceHours': '{n, plural, one {Dans # heure} other {Dans # heures}}',
   'keys.graceDays': '{n, plural, one {Dans # jour} other {Dans # jours}}',
@@ -336,7 +334,6 @@ export const fr: Messages = {
   'payments.payment': 'Paiement',
   'payments.flow': 'Parcours',
   'payments.customer': 'Client',
-  'payments.serviceId': 'Identifiant du service',
   'payments.empty': 'Aucun paiement ne correspond.',
   'payouts.title': 'Décaissements',
   'payouts.one': 'Décaissement {id}',
@@ -365,7 +362,6 @@ export const fr: Messages = {
   'refund.ownerOnly': 'Seul un propriétaire peut rembourser un paiement.',
   'refund.amount': 'Montant à rembourser ({max} au plus)',
   'refund.reference': 'Référence (facultative)',
-  'refund.submit': 'Rembourser ce paiement au {customer}',
   'refund.table': 'Remboursements de ce paiement',
   'refund.already':
     'Ce formulaire de remboursement a déjà été envoyé : le remboursement n’a été fait qu’une fois.',
