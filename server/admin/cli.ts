@@ -17,6 +17,7 @@ import {
 import { triggerTestEvent } from '../domain/dashboard-webhooks.js';
 import { ApiError } from '../domain/errors.js';
 import { randomBase62 } from '../domain/ids.js';
+import { resetTwoStep } from '../domain/two-step.js';
 import { loadEnvFile } from '../env-file.js';
 import { credentialsMessage, shellVariables } from '../first-start.js';
 import { provisionMtnSandboxUser } from '../operators/mtn-momo/sandbox-provisioning.js';
@@ -40,6 +41,10 @@ Commands:
       Prints a one-time link where the dashboard user of that email chooses a new password:
       valid 30 minutes, once; it replaces their earlier reset links, and using it signs out
       every session of theirs. The way to reset a password where no mail is configured.
+  reset-two-step <email>
+      Turns off two-step sign-in for the dashboard user of that email, who lost both their
+      phone and their recovery codes, and ends every session of theirs. They sign in with their
+      password alone; an owner whose account requires it sets it up again at that sign-in.
   list-accounts [--json]
       Lists every account: its id, name, API user, default currency and creation time.
   sandbox-credentials [--rotate] [--json]
@@ -216,6 +221,16 @@ const commands: Record<string, (context: CommandContext) => Promise<void>> = {
     if (!reset) fail(`No dashboard user has the email ${email}.`);
     console.log(
       `One-time link for ${reset.user.email} to choose a new password (valid ${resetLinkLifetimeMs / 60_000} minutes):\n  ${config.publicUrl}/dashboard/reset/${reset.token}`,
+    );
+  },
+  'reset-two-step': async ({ args: rest, store }) => {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+    const [email] = positionals;
+    if (!email || positionals.length !== 1) fail('reset-two-step needs the email of a dashboard user.');
+    const user = await resetTwoStep(store, email, Date.now());
+    if (!user) fail(`No dashboard user has the email ${email}.`);
+    console.log(
+      `Two-step sign-in is off for ${user.email}; their sessions ended. They sign in with their password.`,
     );
   },
   'list-accounts': async ({ args: rest, store }) => {

@@ -19,6 +19,7 @@ import { logRoutes } from './routes/logs.js';
 import { moneyRoutes } from './routes/money.js';
 import { serviceRoutes } from './routes/services.js';
 import { settingsRoutes } from './routes/settings.js';
+import { twoStepRoutes } from './routes/two-step.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { loadSession, readCookie, sessionCookie } from './session.js';
@@ -37,7 +38,8 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const publicPaths = /^\/(sign-in|forgot-password|welcome\/[^/]+|reset\/[^/]+|language\/[a-z]{2})$/;
+const publicPaths =
+  /^\/(sign-in(\/two-step|\/enrol)?|forgot-password|welcome\/[^/]+|reset\/[^/]+|language\/[a-z]{2})$/;
 
 /** Pages behind sign-in: without a valid session, back to the sign-in page. */
 const requireSignedIn: RequestHandler = (req, res, next) => {
@@ -102,6 +104,7 @@ export function dashboardRoutes(deps: Deps): Router {
       logRoutes(deps, mode),
       userRoutes(deps, mode),
       settingsRoutes(deps, mode),
+      twoStepRoutes(deps, mode),
       serviceRoutes(deps, mode),
       eventRoutes(deps, mode),
     );

@@ -99,7 +99,7 @@ export async function createFirstAccount(
 }
 
 interface AccountRows {
-  account: AccountRow;
+  account: Omit<AccountRow, 'owners_need_two_step'>;
   wallets: WalletRow[];
   keys: NewKeyRow[];
 }

@@ -82,13 +82,16 @@ async function passwordMatches(user: DashboardUserRow | undefined, password: str
   return timingSafeEqual(computed, user.password_hash);
 }
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest();
-const newToken = () => randomBytes(32).toString('base64url');
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest();
+export const newToken = () => randomBytes(32).toString('base64url');
 
 function normaliseEmail(input: string): string | null {
   const email = input.trim().toLowerCase();
   return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
 }
+
+/** A user as first written: no second step yet. */
+type NewUserRow = Omit<DashboardUserRow, 'seq' | 'totp_secret' | 'totp_enabled_at' | 'totp_last_step'>;
 
 export interface NewDashboardUser {
   user: DashboardUserRow;
@@ -160,7 +163,7 @@ const insertUser = defineUnit(
   async (
     tx,
     a: {
-      row: Omit<DashboardUserRow, 'seq'>;
+      row: NewUserRow;
       link: { tokenHash: Buffer; expiresAt: number } | null;
       conceal: boolean;
     },
@@ -190,7 +193,8 @@ export interface OpenSession {
   expiresAt: number;
 }
 
-async function openSession(deps: Deps, userId: string, now: number): Promise<OpenSession> {
+/** A new session of the user: what a right password, and a second step where there is one, end in (server/domain/two-step.ts). */
+export async function openSession(deps: Deps, userId: string, now: number): Promise<OpenSession> {
   const token = newToken();
   const csrfToken = newToken();
   const expiresAt = now + sessionAbsoluteMs;
@@ -215,8 +219,9 @@ const insertSession = defineUnit(
   },
 );
 
+/** A right password names the user; `beginSession` (two-step.ts) then opens a session or asks for the second step. */
 export type SignInResult =
-  | { ok: true; session: OpenSession; user: DashboardUserRow }
+  | { ok: true; user: DashboardUserRow }
   | { ok: false; reason: 'invalid' | 'locked' | 'busy' };
 
 /** Password hashes of sign-ins and first passwords: two at once, eight waiting, others refused. */
@@ -260,7 +265,7 @@ export async function signIn(
   );
   if (locked) return { ok: false, reason: 'locked' };
   if (!matches || !user) return { ok: false, reason: 'invalid' };
-  return { ok: true, session: await openSession(deps, user.id, deps.clock.now()), user };
+  return { ok: true, user };
 }
 
 /**
@@ -390,14 +395,14 @@ async function linkUser(
 }
 
 /**
- * Uses a one-time link: sets the user's password, ends their other sessions and signs them in.
- * A link already used (a second tab, a replay) fails.
+ * Uses a one-time link: sets the user's password and ends their other sessions; the caller then
+ * signs them in (`beginSession`). A link already used (a second tab, a replay) fails.
  */
 export async function acceptLink(
   deps: Deps,
   token: string,
   password: string,
-): Promise<{ ok: true; session: OpenSession; user: DashboardUserRow } | { ok: false; problem: LinkProblem }> {
+): Promise<{ ok: true; user: DashboardUserRow } | { ok: false; problem: LinkProblem }> {
   const problem = passwordProblem(password);
   if (problem) return { ok: false, problem };
   const user = await linkUser(deps, token, 'invitation');
@@ -414,7 +419,7 @@ export async function acceptLink(
   const now = deps.clock.now();
   const used = await write(deps, useLink, { tokenHash: tokenHash(token), userId: user.id, hash, salt, now });
   if (!used) return { ok: false, problem: 'link_used' };
-  return { ok: true, session: await openSession(deps, user.id, now), user };
+  return { ok: true, user };
 }
 
 /**

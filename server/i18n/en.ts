@@ -588,6 +588,57 @@ export const en = {
   'insight.failureRate': 'Failure rate',
   'insight.none': 'No payment ended in the last {days} days.',
   'insight.noOperator': 'Not chosen',
+  'twoStep.title': 'Two-step sign-in',
+  'twoStep.offIntro':
+    'Add a second step to your password: a six-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, FreeOTP…), new every 30 seconds.',
+  'twoStep.qrTitle': 'QR code to scan with your authenticator app',
+  'twoStep.stepApp': 'Open your authenticator app and choose to add an account.',
+  'twoStep.stepScan': 'Scan this QR code:',
+  'twoStep.orType': 'or type this key:',
+  'twoStep.stepCode': 'Enter the six-digit code the app now shows.',
+  'twoStep.code': 'Six-digit code',
+  'twoStep.codeHint': 'From your authenticator app; a new one every 30 seconds.',
+  'twoStep.codeOrRecovery': 'Six-digit code or recovery code',
+  'twoStep.codeOrRecoveryHint':
+    'From your authenticator app, or one of your recovery codes if you no longer have the phone.',
+  'twoStep.turnOn': 'Turn on two-step sign-in',
+  'twoStep.onTitle': 'Two-step sign-in is on',
+  'twoStep.onStatus':
+    '{n, plural, =0 {Two-step sign-in is on. You have no recovery code left: get new ones below.} one {Two-step sign-in is on. You have # recovery code left.} other {Two-step sign-in is on. You have # recovery codes left.}}',
+  'twoStep.codesTitle': 'Your recovery codes',
+  'twoStep.codesNote':
+    'Keep them somewhere safe, apart from your phone: each signs you in once if you lose it. They are shown only now.',
+  'twoStep.continue': 'Continue to the dashboard',
+  'twoStep.newCodesTitle': 'Recovery codes',
+  'twoStep.newCodesIntro': 'New recovery codes replace the ones you have, used or not.',
+  'twoStep.newCodes': 'Get new recovery codes',
+  'twoStep.turnOffTitle': 'Turn off',
+  'twoStep.turnOff': 'Turn off two-step sign-in',
+  'twoStep.offDone': 'Two-step sign-in is off: your password alone signs you in.',
+  'twoStep.requiredNote': 'Your account requires two-step sign-in of its owners: it stays on.',
+  'twoStep.signInTitle': 'Two-step sign-in',
+  'twoStep.signInIntro':
+    'Your password was right. Enter the code your authenticator app shows for this dashboard.',
+  'twoStep.verify': 'Verify',
+  'twoStep.startAgain': 'Sign in with another account',
+  'twoStep.requiredTitle': 'Set up two-step sign-in',
+  'twoStep.requiredIntro':
+    'Your account requires owners to sign in with a second step. Set it up now to continue: it takes a minute.',
+  'twoStep.wrong': 'That code is not right, or was already used. Enter the code the app shows now.',
+  'twoStep.locked': 'Too many wrong codes. Wait 15 minutes, then sign in again.',
+  'twoStep.spent': 'This form had expired. Use the one below.',
+  'twoStep.again': 'The second step took too long or had too many wrong codes. Sign in again.',
+  'settings.twoStep': 'Two-step sign-in of owners',
+  'settings.twoStepLabel': 'Owners must sign in with two-step sign-in',
+  'settings.twoStepHint':
+    'Owners without it are signed out and set it up at their next sign-in. Turn it on for yourself first.',
+  'settings.twoStepOwnFirst': 'Turn on two-step sign-in for yourself first (link at the foot of every page).',
+  'settings.twoStepRequired':
+    '{n, plural, =0 {Owners must now sign in with two-step sign-in.} one {Owners must now sign in with two-step sign-in; # session of an owner without it was ended.} other {Owners must now sign in with two-step sign-in; # sessions of owners without it were ended.}}',
+  'settings.twoStepOptional': 'Two-step sign-in is now each owner’s choice.',
+  'users.twoStep': 'Two-step sign-in',
+  'users.twoStepOn': 'On',
+  'users.twoStepOff': 'Off',
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -581,4 +581,59 @@ export const fr: Messages = {
   'insight.failureRate': 'Taux d’échec',
   'insight.none': 'Aucun paiement terminé ces {days} derniers jours.',
   'insight.noOperator': 'Non choisi',
+  'twoStep.title': 'Connexion en deux étapes',
+  'twoStep.offIntro':
+    'Ajoutez une seconde étape à votre mot de passe : un code à six chiffres d’une application d’authentification sur votre téléphone (Google Authenticator, Microsoft Authenticator, FreeOTP…), renouvelé toutes les 30 secondes.',
+  'twoStep.qrTitle': 'Code QR à scanner avec votre application d’authentification',
+  'twoStep.stepApp': 'Ouvrez votre application d’authentification et choisissez d’ajouter un compte.',
+  'twoStep.stepScan': 'Scannez ce code QR :',
+  'twoStep.orType': 'ou saisissez cette clé :',
+  'twoStep.stepCode': 'Saisissez le code à six chiffres que l’application affiche.',
+  'twoStep.code': 'Code à six chiffres',
+  'twoStep.codeHint': 'De votre application d’authentification ; un nouveau toutes les 30 secondes.',
+  'twoStep.codeOrRecovery': 'Code à six chiffres ou code de secours',
+  'twoStep.codeOrRecoveryHint':
+    'De votre application d’authentification, ou l’un de vos codes de secours si vous n’avez plus le téléphone.',
+  'twoStep.turnOn': 'Activer la connexion en deux étapes',
+  'twoStep.onTitle': 'La connexion en deux étapes est activée',
+  'twoStep.onStatus':
+    '{n, plural, =0 {La connexion en deux étapes est activée. Il ne vous reste aucun code de secours : demandez-en de nouveaux ci-dessous.} one {La connexion en deux étapes est activée. Il vous reste # code de secours.} other {La connexion en deux étapes est activée. Il vous reste # codes de secours.}}',
+  'twoStep.codesTitle': 'Vos codes de secours',
+  'twoStep.codesNote':
+    'Gardez-les en lieu sûr, loin de votre téléphone : chacun vous connecte une fois si vous le perdez. Ils ne sont affichés que maintenant.',
+  'twoStep.continue': 'Continuer vers le tableau de bord',
+  'twoStep.newCodesTitle': 'Codes de secours',
+  'twoStep.newCodesIntro': 'De nouveaux codes de secours remplacent les vôtres, utilisés ou non.',
+  'twoStep.newCodes': 'Obtenir de nouveaux codes de secours',
+  'twoStep.turnOffTitle': 'Désactiver',
+  'twoStep.turnOff': 'Désactiver la connexion en deux étapes',
+  'twoStep.offDone': 'La connexion en deux étapes est désactivée : votre mot de passe seul vous connecte.',
+  'twoStep.requiredNote':
+    'Votre compte exige la connexion en deux étapes de ses propriétaires : elle reste activée.',
+  'twoStep.signInTitle': 'Connexion en deux étapes',
+  'twoStep.signInIntro':
+    'Votre mot de passe est correct. Saisissez le code que votre application d’authentification affiche pour ce tableau de bord.',
+  'twoStep.verify': 'Vérifier',
+  'twoStep.startAgain': 'Se connecter avec un autre compte',
+  'twoStep.requiredTitle': 'Configurer la connexion en deux étapes',
+  'twoStep.requiredIntro':
+    'Votre compte exige que les propriétaires se connectent avec une seconde étape. Configurez-la maintenant pour continuer : cela prend une minute.',
+  'twoStep.wrong':
+    'Ce code est incorrect ou a déjà servi. Saisissez le code que l’application affiche maintenant.',
+  'twoStep.locked': 'Trop de codes incorrects. Attendez 15 minutes, puis reconnectez-vous.',
+  'twoStep.spent': 'Ce formulaire avait expiré. Utilisez celui ci-dessous.',
+  'twoStep.again':
+    'La seconde étape a pris trop de temps ou reçu trop de codes incorrects. Reconnectez-vous.',
+  'settings.twoStep': 'Connexion en deux étapes des propriétaires',
+  'settings.twoStepLabel': 'Les propriétaires doivent utiliser la connexion en deux étapes',
+  'settings.twoStepHint':
+    'Les propriétaires qui ne l’ont pas sont déconnectés et la configurent à leur prochaine connexion. Activez-la d’abord pour vous-même.',
+  'settings.twoStepOwnFirst':
+    'Activez d’abord la connexion en deux étapes pour vous-même (lien en bas de chaque page).',
+  'settings.twoStepRequired':
+    '{n, plural, =0 {Les propriétaires doivent désormais utiliser la connexion en deux étapes.} one {Les propriétaires doivent désormais utiliser la connexion en deux étapes ; # session d’un propriétaire sans elle a été fermée.} other {Les propriétaires doivent désormais utiliser la connexion en deux étapes ; # sessions de propriétaires sans elle ont été fermées.}}',
+  'settings.twoStepOptional': 'La connexion en deux étapes est désormais au choix de chaque propriétaire.',
+  'users.twoStep': 'Deux étapes',
+  'users.twoStepOn': 'Activée',
+  'users.twoStepOff': 'Désactivée',
 };

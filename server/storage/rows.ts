@@ -19,6 +19,8 @@ export interface AccountRow {
   default_currency: string;
   /** IANA zone the dashboard shows times in (`Africa/Douala` unless chosen). */
   time_zone: string;
+  /** 1 when every owner must sign in with a second step (decision 0045). */
+  owners_need_two_step: number;
   created_at: number;
 }
 
@@ -338,6 +340,11 @@ export interface DashboardUserRow {
   password_salt: Buffer | null;
   created_at: number;
   invited_by: string | null;
+  /** The sealed TOTP secret; null until two-step sign-in is on. Opened only by `twoStepSecret`. */
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  /** The last time step whose code was accepted: no code is accepted twice. */
+  totp_last_step: number | null;
 }
 
 export interface DashboardSessionRow {
@@ -362,3 +369,19 @@ export interface DashboardLinkRow {
 }
 
 export type DashboardLinkPurpose = 'invitation' | 'reset';
+
+/** Between a right password and the second step (decision 0045). */
+export interface DashboardChallengeRow {
+  token_hash: Buffer;
+  user_id: string;
+  /** `code`: the user types their code; `enrol`: an owner who must, turns two-step sign-in on. */
+  kind: 'code' | 'enrol';
+  /** For `enrol`, the secret the user is shown (opened); null otherwise. */
+  pending_secret: string | null;
+  /** The dashboard page to land on afterwards. */
+  next: string | null;
+  failures: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}

@@ -15,9 +15,10 @@ import { runAdmin } from '../support/admin.js';
 import { ok } from '../support/api.js';
 import { queryRows } from '../support/database.js';
 import { balanceOf, collect, createService, sandbox } from '../support/fixtures.js';
-import { decodeEntities, formOf } from '../support/html-form.js';
+import { decodeEntities } from '../support/html-form.js';
 import { type Credentials, reconcile, startTestServer, type TestServer } from '../support/server.js';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
+import { DashboardClient, flashOf } from './http-client.js';
 import { addUser, httpSignIn, origin, password, seedMonthOfActivity } from './support.js';
 
 let server: TestServer;
@@ -49,10 +50,6 @@ async function ownAccount(name: string) {
 
 // ---- A client without JavaScript: a cookie jar, forms read from the page, redirects by hand ----
 
-/** The message a page shows after an action (the flash), or a refused sign-in's alert. */
-const flashOf = (page: string) =>
-  decodeEntities(/<p class="flash [^"]*"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? '');
-
 /** The value of a read-only field that shows a secret once (new key, signing secret, invitation link). */
 const shownOnce = (page: string, id: string) =>
   decodeEntities(new RegExp(`<input id="${id}" readonly value="([^"]*)"`).exec(page)?.[1] ?? '');
@@ -61,80 +58,10 @@ const shownOnce = (page: string, id: string) =>
 const rowsWith = (page: string, text: string) =>
   (page.match(/<tr>[\s\S]*?<\/tr>/g) ?? []).filter((row) => row.includes(text));
 
-class Client {
-  private readonly jar = new Map<string, string>();
-
-  /** `at`: the server it talks to (the file's, unless a test has its own). */
-  constructor(
-    cookie = '',
-    private readonly at: () => TestServer = () => server,
-  ) {
-    this.keep([cookie]);
-  }
-
-  get cookie(): string {
-    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(setCookies: string[]) {
-    for (const line of setCookies) {
-      const [name = '', value = ''] = (line.split(';')[0] ?? '').split(/=(.*)/s);
-      if (!name) continue;
-      if (value && !/Max-Age=0\b/.test(line)) this.jar.set(name, value);
-      else this.jar.delete(name);
-    }
-  }
-
-  async request(path: string, init: { method?: string; body?: URLSearchParams } = {}): Promise<Response> {
-    const headers: Record<string, string> = { cookie: this.cookie };
-    if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(`${origin(this.at())}${path}`, {
-      method: init.method ?? 'GET',
-      headers,
-      body: init.body?.toString(),
-      redirect: 'manual',
-    });
-    this.keep(response.headers.getSetCookie());
-    return response;
-  }
-
-  /** A page: its status and markup. */
-  async open(path: string): Promise<{ status: number; html: string }> {
-    const response = await this.request(path);
-    return { status: response.status, html: await response.text() };
-  }
-
-  /** Where a redirect goes, opened. */
-  async follow(response: Response) {
-    expect(response.status).toBe(303);
-    return this.open(response.headers.get('location') ?? '');
-  }
-
-  /** Submits the form of `page` that goes to `action`, with some fields changed, as a browser does. */
-  submit(page: string, action: string, values: Record<string, string | string[]> = {}): Promise<Response> {
-    const form = formOf(page, action);
-    const body = new URLSearchParams();
-    const changed = new Set<string>();
-    const put = (name: string) => {
-      const value = values[name] ?? [];
-      for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
-      changed.add(name);
-    };
-    for (const [name, value] of form.fields) {
-      if (!(name in values)) body.append(name, value);
-      else if (!changed.has(name)) put(name);
-    }
-    for (const name of Object.keys(values)) if (!changed.has(name)) put(name);
-    return form.method === 'post'
-      ? this.request(action, { method: 'POST', body })
-      : this.request(`${action}?${body}`);
-  }
-
-  /** Posts fields with the session's CSRF token, read from a page (for forms a page does not show). */
-  async post(action: string, values: Record<string, string> = {}): Promise<Response> {
-    const { html } = await this.open('/dashboard/test');
-    const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-    return this.request(action, { method: 'POST', body: new URLSearchParams({ _csrf: token, ...values }) });
+/** A client of the file's server, unless a test has its own. */
+class Client extends DashboardClient {
+  constructor(cookie = '', at: () => TestServer = () => server) {
+    super(cookie, at);
   }
 }
 

@@ -186,7 +186,7 @@ export function everyPage(
   const test = (path: string) => `/dashboard/test${path}`;
   // The lists and forms, each at /dashboard/test/<name>.
   const sections =
-    'payments payouts topups refunds webhooks keys logs users bank-batches services events settings';
+    'payments payouts topups refunds webhooks keys logs users bank-batches services events settings two-step';
   const pages: Array<[string, () => string]> = [
     ['overview', () => test('')],
     ...sections.split(' ').map((name): [string, () => string] => [name, () => test(`/${name}`)]),

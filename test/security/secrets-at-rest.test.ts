@@ -312,6 +312,13 @@ async function storedKeys(server: TestServer): Promise<string[]> {
 /** The SQLite file of `server` (closed) as the versions before migration 009 left it. */
 async function undoMigration9(server: TestServer): Promise<void> {
   for (const statement of [
+    // Migration 017's tables and columns, gone.
+    'DROP TABLE dashboard_challenges',
+    'DROP TABLE dashboard_recovery_codes',
+    'ALTER TABLE dashboard_users DROP COLUMN totp_secret',
+    'ALTER TABLE dashboard_users DROP COLUMN totp_enabled_at',
+    'ALTER TABLE dashboard_users DROP COLUMN totp_last_step',
+    'ALTER TABLE accounts DROP COLUMN owners_need_two_step',
     // Migration 016's table, index and column, gone.
     'DROP TABLE dashboard_reset_requests',
     'DROP INDEX dashboard_links_by_user',

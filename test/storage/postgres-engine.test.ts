@@ -61,7 +61,7 @@ describe('PostgreSQL migrations', () => {
       .filter((file) => /^\d{3}_.+\.sql$/.test(file))
       .map((file) => Number(file.slice(0, 3)))
       .sort((a, b) => a - b);
-    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]);
+    expect(history).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17]);
     expect(runs.map((applied) => applied.length).sort()).toEqual([0, history.length]);
     expect(runs.flat()).toEqual(history);
     const { rows } = await first.query('SELECT version FROM schema_migrations ORDER BY version');
@@ -420,7 +420,10 @@ describe('PostgresStore', () => {
       created_at: Date.now(),
     };
     await store.transact((tx) => tx.accounts.insertAccount(account));
-    expect(await store.read((tx) => tx.accounts.account('acc_pg'))).toEqual(account);
+    expect(await store.read((tx) => tx.accounts.account('acc_pg'))).toEqual({
+      ...account,
+      owners_need_two_step: 0,
+    });
     await expect(store.transact((tx) => tx.accounts.insertAccount(account))).rejects.toMatchObject({
       code: '23505',
     });

@@ -136,7 +136,7 @@ export function usersView(
   const { t } = ctx;
   const rows = users.map(
     (u) =>
-      html`<tr><td>${u.email}</td><td>${label(t, 'role', u.role)}</td><td>${label(t, 'status', u.password_hash ? 'active' : 'invited')}</td><td>${when(t, u.created_at)}</td></tr>`,
+      html`<tr><td>${u.email}</td><td>${label(t, 'role', u.role)}</td><td>${label(t, 'status', u.password_hash ? 'active' : 'invited')}</td><td>${t.t(u.totp_enabled_at === null ? 'users.twoStepOff' : 'users.twoStepOn')}</td><td>${when(t, u.created_at)}</td></tr>`,
   );
   const link = invited ? `${publicUrl}/dashboard/welcome/${invited.token}` : '';
   return html`${
@@ -145,7 +145,7 @@ export function usersView(
 <label for="invite-link">${t.t('users.invitationLink')}</label><input id="invite-link" readonly value="${link}"><p><button type="button" data-copy="invite-link" hidden>${t.t('common.copy')}</button></p></div>`
       : ''
   }
-${table(t, t.t('users.title'), html`<tr><th scope="col">${t.t('col.email')}</th><th scope="col">${t.t('col.role')}</th><th scope="col">${t.t('users.state')}</th><th scope="col">${t.t('users.added')}</th></tr>`, rows)}
+${table(t, t.t('users.title'), html`<tr><th scope="col">${t.t('col.email')}</th><th scope="col">${t.t('col.role')}</th><th scope="col">${t.t('users.state')}</th><th scope="col">${t.t('users.twoStep')}</th><th scope="col">${t.t('users.added')}</th></tr>`, rows)}
 <h2>${t.t('users.invite')}</h2>
 <form method="post" action="/dashboard/${ctx.mode}/users/invite" class="card">${csrfInput(ctx.csrf)}
 <div class="field"><label for="invite-email">${t.t('col.email')}</label><input id="invite-email" name="email" type="email" required></div>

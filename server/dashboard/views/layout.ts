@@ -125,7 +125,7 @@ export function page(ctx: PageContext, title: string, content: Html): string {
 ${flash}
 ${content}
 </main>
-<footer><form method="post" action="/dashboard/sign-out-everywhere">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">${t.t('layout.signOutEverywhere')}</button></form></footer>`,
+<footer><p><a href="${base(ctx.mode)}/two-step" id="two-step-link">${t.t('twoStep.title')}</a></p><form method="post" action="/dashboard/sign-out-everywhere">${csrfInput(ctx.csrf)}<button type="submit" class="secondary">${t.t('layout.signOutEverywhere')}</button></form></footer>`,
   );
 }
 

@@ -49,7 +49,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
   const walletById = connection.prepare<WalletRow>('SELECT * FROM wallets WHERE id = ?');
 
   return {
-    async insertAccount(row: AccountRow): Promise<void> {
+    async insertAccount(row: Omit<AccountRow, 'owners_need_two_step'>): Promise<void> {
       await insertAccount.run(
         row.id,
         row.name,

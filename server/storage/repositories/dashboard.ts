@@ -1,6 +1,7 @@
 import type { PageRequest, Pager } from '../pagination.js';
 import type {
   AttemptRow,
+  DashboardChallengeRow,
   DashboardLinkPurpose,
   DashboardLinkRow,
   DashboardSessionRow,
@@ -11,6 +12,7 @@ import type {
   ServiceRow,
   WebhookEndpointRow,
 } from '../rows.js';
+import type { SecretBox } from '../secret-box.js';
 import type { SqlConnection } from '../sql.js';
 
 /**
@@ -18,8 +20,8 @@ import type { SqlConnection } from '../sql.js';
  * models its pages need beyond what the API's repositories offer (`pageReads`: a movement's
  * ledger entries, an endpoint's deliveries, daily volumes).
  */
-export function dashboardRepository(connection: SqlConnection, page: Pager) {
-  return { ...access(connection), ...pageReads(connection, page) };
+export function dashboardRepository(connection: SqlConnection, page: Pager, box: SecretBox) {
+  return { ...access(connection), ...twoStep(connection, box), ...pageReads(connection, page) };
 }
 
 /** Users, sessions, one-time links and sign-in attempts. */
@@ -27,6 +29,9 @@ function access(connection: SqlConnection) {
   const insertUser = connection.prepare(
     `INSERT INTO dashboard_users (id, account_id, email, role, password_hash, password_salt, created_at, invited_by)
      VALUES (@id, @account_id, @email, @role, @password_hash, @password_salt, @created_at, @invited_by)`,
+  );
+  const revokeOtherSessions = connection.prepare(
+    'UPDATE dashboard_sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND revoked_at IS NULL',
   );
   const userById = connection.prepare<DashboardUserRow>('SELECT * FROM dashboard_users WHERE id = ?');
   const userByEmail = connection.prepare<DashboardUserRow>('SELECT * FROM dashboard_users WHERE email = ?');
@@ -93,7 +98,7 @@ function access(connection: SqlConnection) {
     'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE client = ? AND succeeded = 0 AND created_at >= ?',
   );
   return {
-    async insertUser(row: Omit<DashboardUserRow, 'seq'>): Promise<void> {
+    async insertUser(row: Omit<DashboardUserRow, `seq` | `totp_${string}`>): Promise<void> {
       await insertUser.run(row);
     },
     async user(id: string): Promise<DashboardUserRow | undefined> {
@@ -123,6 +128,10 @@ function access(connection: SqlConnection) {
     /** Sign-out everywhere, and what a password change does. */
     async revokeUserSessions(userId: string, now: number): Promise<number> {
       return (await revokeUserSessions.run(now, userId)).changes;
+    },
+    /** Every session of the user but the one in use: what turning two-step sign-in on does. */
+    async revokeOtherSessions(userId: string, keep: Buffer, now: number): Promise<number> {
+      return (await revokeOtherSessions.run(now, userId, keep)).changes;
     },
     async setFlash(tokenHash: Buffer, flash: string | null): Promise<void> {
       await setFlash.run(flash, tokenHash);
@@ -192,6 +201,120 @@ function access(connection: SqlConnection) {
         pair: Number(((await failuresByPair.get(email, client, since)) as { n: number }).n),
         client: Number(((await failuresByClient.get(client, since)) as { n: number }).n),
       };
+    },
+  };
+}
+
+/**
+ * Two-step sign-in (decision 0045): the users' TOTP secrets, sealed like webhook secrets and
+ * bound to the user's id; their recovery codes (SHA-256 only); the challenges between a right
+ * password and the second step.
+ */
+function twoStep(connection: SqlConnection, box: SecretBox) {
+  const secretOf = connection.prepare<{ totp_secret: string | null }>(
+    'SELECT totp_secret FROM dashboard_users WHERE id = ? AND totp_enabled_at IS NOT NULL',
+  );
+  const enable = connection.prepare(
+    'UPDATE dashboard_users SET totp_secret = ?, totp_enabled_at = ?, totp_last_step = ? WHERE id = ?',
+  );
+  const disable = connection.prepare(
+    'UPDATE dashboard_users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE id = ?',
+  );
+  const acceptStep = connection.prepare(
+    'UPDATE dashboard_users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)',
+  );
+  const deleteCodes = connection.prepare('DELETE FROM dashboard_recovery_codes WHERE user_id = ?');
+  const insertCode = connection.prepare(
+    'INSERT INTO dashboard_recovery_codes (code_hash, user_id, created_at) VALUES (?, ?, ?)',
+  );
+  const useCode = connection.prepare(
+    'UPDATE dashboard_recovery_codes SET used_at = ? WHERE code_hash = ? AND user_id = ? AND used_at IS NULL',
+  );
+  const codesLeft = connection.prepare<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM dashboard_recovery_codes WHERE user_id = ? AND used_at IS NULL',
+  );
+  const insertChallenge = connection.prepare(
+    `INSERT INTO dashboard_challenges (token_hash, user_id, kind, pending_secret, next, created_at, expires_at)
+     VALUES (@token_hash, @user_id, @kind, @pending_secret, @next, @created_at, @expires_at)`,
+  );
+  const challengeByHash = connection.prepare<DashboardChallengeRow>(
+    'SELECT * FROM dashboard_challenges WHERE token_hash = ?',
+  );
+  const challengeFailed = connection.prepare(
+    'UPDATE dashboard_challenges SET failures = failures + 1 WHERE token_hash = ?',
+  );
+  const challengeSucceeded = connection.prepare(
+    'UPDATE dashboard_challenges SET used_at = ?, failures = failures - 1 WHERE token_hash = ? AND used_at IS NULL',
+  );
+  const failuresOfUser = connection.prepare<{ n: number | null }>(
+    'SELECT CAST(SUM(failures) AS BIGINT) AS n FROM dashboard_challenges WHERE user_id = ? AND created_at >= ?',
+  );
+  const purgeChallenges = connection.prepare('DELETE FROM dashboard_challenges WHERE expires_at < ?');
+  const requireOfOwners = connection.prepare('UPDATE accounts SET owners_need_two_step = ? WHERE id = ?');
+  const revokeOwnersWithoutTwoStep = connection.prepare(
+    `UPDATE dashboard_sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (
+       SELECT id FROM dashboard_users WHERE account_id = ? AND role = 'owner' AND totp_enabled_at IS NULL)`,
+  );
+  return {
+    /** The user's TOTP secret in base32, opened; undefined when two-step sign-in is off. */
+    async twoStepSecret(userId: string): Promise<string | undefined> {
+      const sealed = (await secretOf.get(userId))?.totp_secret;
+      return sealed ? box.open(sealed, userId) : undefined;
+    },
+    async enableTwoStep(userId: string, secret: string, step: number, now: number): Promise<void> {
+      await enable.run(box.seal(secret, userId), now, step, userId);
+    },
+    /** Turns two-step sign-in off and deletes the recovery codes. */
+    async disableTwoStep(userId: string): Promise<void> {
+      await disable.run(userId);
+      await deleteCodes.run(userId);
+    },
+    /** Records the step of an accepted code; false when that step or a later one was accepted already. */
+    async acceptTotpStep(userId: string, step: number): Promise<boolean> {
+      return (await acceptStep.run(step, userId, step)).changes === 1;
+    },
+    async replaceRecoveryCodes(userId: string, hashes: Buffer[], now: number): Promise<void> {
+      await deleteCodes.run(userId);
+      for (const hash of hashes) await insertCode.run(hash, userId, now);
+    },
+    /** Spends a recovery code; false when it is not the user's or was used already. */
+    async useRecoveryCode(userId: string, hash: Buffer, now: number): Promise<boolean> {
+      return (await useCode.run(now, hash, userId)).changes === 1;
+    },
+    async recoveryCodesLeft(userId: string): Promise<number> {
+      return Number(((await codesLeft.get(userId)) as { n: number }).n);
+    },
+    async insertChallenge(row: Omit<DashboardChallengeRow, 'failures' | 'used_at'>): Promise<void> {
+      const sealed = row.pending_secret === null ? null : box.seal(row.pending_secret, row.user_id);
+      await insertChallenge.run({ ...row, pending_secret: sealed });
+    },
+    /** The challenge, its pending secret opened. */
+    async challenge(tokenHash: Buffer): Promise<DashboardChallengeRow | undefined> {
+      const row = await challengeByHash.get(tokenHash);
+      if (!row?.pending_secret) return row;
+      return { ...row, pending_secret: box.open(row.pending_secret, row.user_id) };
+    },
+    async challengeFailed(tokenHash: Buffer): Promise<void> {
+      await challengeFailed.run(tokenHash);
+    },
+    /** Counted as a wrong code until this: marks the challenge used and uncounts its last try; false when it was used already. */
+    async challengeSucceeded(tokenHash: Buffer, now: number): Promise<boolean> {
+      return (await challengeSucceeded.run(now, tokenHash)).changes === 1;
+    },
+    /** Wrong second-step codes of the user since `since`, over all their challenges. */
+    async recentSecondStepFailures(userId: string, since: number): Promise<number> {
+      return Number((await failuresOfUser.get(userId, since))?.n ?? 0);
+    },
+    async purgeChallenges(before: number): Promise<void> {
+      await purgeChallenges.run(before);
+    },
+    /** Sets whether the account's owners must use two-step sign-in. */
+    async setOwnersNeedTwoStep(accountId: string, required: boolean): Promise<void> {
+      await requireOfOwners.run(required ? 1 : 0, accountId);
+    },
+    /** Ends the sessions of the account's owners who have no second step: they enrol at their next sign-in. */
+    async revokeOwnersWithoutTwoStep(accountId: string, now: number): Promise<number> {
+      return (await revokeOwnersWithoutTwoStep.run(now, accountId)).changes;
     },
   };
 }

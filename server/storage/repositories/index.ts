@@ -39,7 +39,7 @@ export function repositories(connection: SqlConnection, box: SecretBox, onKeysCh
     deliveries: deliveriesRepository(connection, page),
     idempotency: idempotencyRepository(connection),
     logs: logsRepository(connection, page),
-    dashboard: dashboardRepository(connection, page),
+    dashboard: dashboardRepository(connection, page, box),
   };
 }
 
