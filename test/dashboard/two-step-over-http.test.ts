@@ -252,56 +252,95 @@ describe('recovery codes and turning it off, from the signed-in page', () => {
 });
 
 describe('an account that requires two-step sign-in of its owners', () => {
-  it('is set by an owner who has it, signs out the owners without, who set it up at their next sign-in', async () => {
-    const { account } = await server.newAccount('Strict shop');
+  /** Asks the account, as `owner`, to require it of owners: the message shown after. */
+  const requireIt = async (owner: DashboardClient) => {
+    const settings = await owner.open('/dashboard/test/settings');
+    const sent = await owner.submit(settings.html, '/dashboard/test/settings/two-step', {
+      owners_need_two_step: 'on',
+    });
+    return flashOf((await owner.follow(sent)).html);
+  };
+
+  /** A new account whose first owner has turned it on and requires it. */
+  async function strictAccount(name: string) {
+    const { account } = await server.newAccount(name);
     const first = await newUser('owner', account.accountId);
-    const settings = () => first.client.open('/dashboard/test/settings');
-    const refused = await first.client.submit((await settings()).html, '/dashboard/test/settings/two-step', {
-      owners_need_two_step: 'on',
-    });
-    expect(flashOf((await first.client.follow(refused)).html)).toBe(
-      'Turn on two-step sign-in for yourself first (link at the foot of every page).',
-    );
-
     const { secret } = await turnOn(first.client);
-    const other = await newUser('owner', account.accountId);
-    const developer = await newUser('developer', account.accountId);
-    const set = await first.client.submit((await settings()).html, '/dashboard/test/settings/two-step', {
-      owners_need_two_step: 'on',
-    });
-    expect(flashOf((await first.client.follow(set)).html)).toBe(
-      'Owners must now sign in with two-step sign-in; 1 session of an owner without it was ended.',
-    );
-    expect((await other.client.request('/dashboard/test')).status).toBe(303);
-    expect((await developer.client.request('/dashboard/test')).status).toBe(200);
+    expect(await requireIt(first.client)).toBe('Owners must now sign in with two-step sign-in.');
+    return { accountId: account.accountId, first: first.client, secret };
+  }
 
-    // The other owner sets it up at sign-in before any page opens.
-    const { browser, location } = await passwordStep(other.email, '/dashboard/test/payouts');
-    expect(location).toBe('/dashboard/sign-in/enrol');
-    expect((await browser.request('/dashboard/test')).status).toBe(303);
+  /** The owner's enrolment at sign-in, with one wrong code first: the recovery codes page. */
+  async function enrolAtSignIn(browser: DashboardClient) {
     const enrol = await browser.open('/dashboard/sign-in/enrol');
     const key = secretOn(enrol.html);
     const wrong = await browser.submit(enrol.html, '/dashboard/sign-in/enrol', { code: wrongCode(key) });
     expect(wrong.status).toBe(401);
     const kept = await wrong.text();
     expect(secretOn(kept)).toBe(key);
-    const done = await browser.submit(kept, '/dashboard/sign-in/enrol', { code: codeNow(key) });
-    const shown = await done.text();
+    return (await browser.submit(kept, '/dashboard/sign-in/enrol', { code: codeNow(key) })).text();
+  }
+
+  it('is required only by an owner who has it, and signs out the owners without it, not the others', async () => {
+    const { account } = await server.newAccount('Strict shop');
+    const first = await newUser('owner', account.accountId);
+    expect(await requireIt(first.client)).toBe(
+      'Turn on two-step sign-in for yourself first (link at the foot of every page).',
+    );
+    await turnOn(first.client);
+    const other = await newUser('owner', account.accountId);
+    const developer = await newUser('developer', account.accountId);
+    expect(await requireIt(first.client)).toBe(
+      'Owners must now sign in with two-step sign-in; 1 session of an owner without it was ended.',
+    );
+    expect((await other.client.request('/dashboard/test')).status).toBe(303);
+    expect((await developer.client.request('/dashboard/test')).status).toBe(200);
+    expect((await passwordStep(developer.email)).location).toBe('/dashboard/test');
+  });
+
+  it('has an owner without it set it up at sign-in before any page, then land on the page asked for', async () => {
+    const { accountId } = await strictAccount('Strict boutique');
+    const owner = await addUser(server, 'owner', accountId);
+    const { browser, location } = await passwordStep(owner, '/dashboard/test/payouts');
+    expect(location).toBe('/dashboard/sign-in/enrol');
+    expect((await browser.request('/dashboard/test')).status).toBe(303);
+    const shown = await enrolAtSignIn(browser);
     expect(recoveryCodesOn(shown)).toHaveLength(10);
     expect(shown).toContain('href="/dashboard/test/payouts"');
     expect((await browser.request('/dashboard/test/payouts')).status).toBe(200);
+  });
 
-    // A developer is not asked; an owner cannot turn it off.
-    expect((await passwordStep(developer.email)).location).toBe('/dashboard/test');
-    const page = (await first.client.open('/dashboard/test/two-step')).html;
+  it('has an invited owner set it up right after choosing a password', async () => {
+    const { first } = await strictAccount('Strict kiosk');
+    const users = await first.open('/dashboard/test/users');
+    const invited = await first.submit(users.html, '/dashboard/test/users/invite', {
+      email: 'new-owner@strict.example',
+      role: 'owner',
+    });
+    const link = decodeEntities(
+      /id="invite-link" readonly value="([^"]+)"/.exec(await invited.text())?.[1] ?? '',
+    );
+    const newcomer = client();
+    const welcome = await newcomer.open(new URL(link).pathname);
+    const chosen = await newcomer.submit(welcome.html, new URL(link).pathname, { password });
+    expect(chosen.headers.get('location')).toBe('/dashboard/sign-in/enrol');
+    expect(recoveryCodesOn(await enrolAtSignIn(newcomer))).toHaveLength(10);
+    expect((await newcomer.request('/dashboard/test')).status).toBe(200);
+  });
+
+  it('keeps it on for owners: the page says so and turning off is refused', async () => {
+    const { first, secret } = await strictAccount('Strict stall');
+    server.clock.advance(30_000);
+    const page = (await first.open('/dashboard/test/two-step')).html;
     expect(decodeEntities(page)).toContain(
       'Your account requires two-step sign-in of its owners: it stays on.',
     );
-    const off = await first.client.post('/dashboard/test/two-step/disable', {
+    const off = await first.post('/dashboard/test/two-step/disable', {
       challenge: /name="challenge" value="([^"]+)"/.exec(page)?.[1] ?? '',
       code: codeNow(secret),
     });
     expect(off.status).toBe(409);
+    expect(decodeEntities(await off.text())).toContain('it stays on');
   });
 });
 
