@@ -235,7 +235,22 @@ describe('recovery codes and turning it off, from the signed-in page', () => {
     expect((await passwordStep(email)).location).toBe('/dashboard/test');
   });
 
-  it("refuses a challenge another user's page was given", async () => {
+  it("refuses a challenge another user's page was given, and never shows its key", async () => {
+    const off = await newUser('developer');
+    const offPage = (await off.client.open('/dashboard/test/two-step')).html;
+    const other = await newUser('developer');
+    const otherPage = (await other.client.open('/dashboard/test/two-step')).html;
+    const refused = await other.client.submit(otherPage, '/dashboard/test/two-step/enable', {
+      challenge: /name="challenge" value="([^"]+)"/.exec(offPage)?.[1] ?? '',
+      code: codeNow(secretOn(offPage)),
+    });
+    expect(refused.status).toBe(400);
+    const shown = secretOn(await refused.text());
+    expect(shown).toHaveLength(32);
+    expect(shown).not.toBe(secretOn(offPage));
+    expect((await passwordStep(off.email)).location).toBe('/dashboard/test');
+    expect((await passwordStep(other.email)).location).toBe('/dashboard/test');
+
     const a = await userWithTwoStep('developer');
     const b = await userWithTwoStep('developer');
     const aPage = (await a.client.open('/dashboard/test/two-step')).html;

@@ -40,10 +40,11 @@ export function twoStepRoutes(deps: Deps, mode: Mode): Router {
     const signedIn = req.dashboard;
     if (!signedIn) throw new Error('signed-in page reached without a session');
     const user = (await deps.store.read(async (tx) => tx.dashboard.user(signedIn.user.id))) ?? signedIn.user;
+    // The refused form's challenge, while open and this user's (another's never shows its key).
     const kept = extra.challenge ? await findChallenge(deps, extra.challenge) : undefined;
     const wanted = user.totp_enabled_at === null ? 'enrol' : 'code';
     const fresh =
-      kept?.challenge.kind === wanted
+      kept?.challenge.kind === wanted && kept.user.id === user.id
         ? { challenge: extra.challenge as string, secret: kept.challenge.pending_secret }
         : await pageChallenge(deps, user);
     const state: TwoStepState = {
