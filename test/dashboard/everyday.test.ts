@@ -162,26 +162,32 @@ describe('services by name in the lists', () => {
 });
 
 describe('CSV exports', () => {
-  it('downloads the filtered payments: the same rows as the list on screen, every time in UTC and local', async () => {
-    const page = tab('en');
-    await go(page, '/payments');
-    await page.getByLabel('Status').selectOption('failed');
-    await submit(page, page.getByRole('button', { name: 'Filter' }));
-    const shown = await page.locator('tbody tr td:first-child code').allTextContents();
-    expect(shown.length).toBeGreaterThan(0);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download as CSV (filters applied)' }).click(),
-    ]);
-    const [head, ...lines] = (await readFile(await download.path(), 'utf8')).trim().split('\n');
-    expect(head?.split(',').slice(0, 3)).toEqual(['id', 'created_at', 'status']);
-    expect(head?.endsWith(',created_local')).toBe(true);
-    expect(lines.map((l) => l.split(',')[0])).toEqual(shown);
-    for (const line of lines) {
-      expect(line.split(',')[2]).toBe('failed');
-      expect(line).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$/);
-    }
-  });
+  for (const [locale, words] of [
+    ['en', { status: 'Status', filter: 'Filter', download: 'Download as CSV (filters applied)' }],
+    ['fr', { status: 'État', filter: 'Filtrer', download: 'Télécharger en CSV (filtres appliqués)' }],
+  ] as const) {
+    it(`downloads the filtered payments (${locale}): the same rows as the list on screen, every time in UTC and local`, async () => {
+      const page = tab(locale);
+      await go(page, '/payments');
+      await page.getByLabel(words.status).selectOption('failed');
+      await submit(page, page.getByRole('button', { name: words.filter }));
+      const shown = await page.locator('tbody tr td:first-child code').allTextContents();
+      expect(shown.length).toBeGreaterThan(0);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: words.download }).click(),
+      ]);
+      // The columns are the API's names in either language: a file for programs as much as people.
+      const [head, ...lines] = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+      expect(head?.split(',').slice(0, 3)).toEqual(['id', 'created_at', 'status']);
+      expect(head?.endsWith(',created_local')).toBe(true);
+      expect(lines.map((l) => l.split(',')[0])).toEqual(shown);
+      for (const line of lines) {
+        expect(line.split(',')[2]).toBe('failed');
+        expect(line).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00$/);
+      }
+    });
+  }
 
   it('downloads every list with its filters: refunds of one payment, top-ups, payouts, logs, bank batches', async () => {
     const { cookie } = await httpSignIn(server, seeded.owner);
@@ -224,5 +230,12 @@ describe('a refund on its payment', () => {
     expect(ofRefund.some((s) => s.includes('Refund of FCFA\u00a01,000 created'))).toBe(true);
     expect(ofRefund.some((s) => /Ledger: .*-FCFA\u00a01,000/.test(s))).toBe(true);
     expect(ofRefund.some((s) => s.includes('Event refund.completed'))).toBe(true);
+    const fr = tab('fr');
+    await go(fr, `/payments/${ids.payment}`);
+    const frenchSteps = (await fr.locator('.timeline > li').allTextContents()).filter((s) =>
+      s.includes(`Remboursement ${ids.refund}`),
+    );
+    expect(frenchSteps.some((s) => s.includes('Remboursement de 1\u202f000\u00a0FCFA créé'))).toBe(true);
+    expect(frenchSteps.some((s) => s.includes('Événement refund.completed'))).toBe(true);
   });
 });
