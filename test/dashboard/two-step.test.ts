@@ -68,7 +68,7 @@ describe('two-step sign-in, in English on a desktop', () => {
 });
 
 describe('an account that requires it of owners, in French on a phone', () => {
-  it('has an owner set it up at sign-in, then go on to the page asked for', async () => {
+  it('has an owner set it up at sign-in, go on to the page asked for, then give a code at the next sign-in', async () => {
     const { account } = await rig.server.newAccount('Boutique exigeante');
     // The first owner turns it on and requires it, over HTTP (two-step-over-http.test.ts covers those pages).
     const first = await addUser(rig.server, 'owner', account.accountId);
@@ -99,6 +99,7 @@ describe('an account that requires it of owners, in French on a phone', () => {
     const box = await page.locator('svg.qr').boundingBox();
     expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
 
+    const enrolled = ((await page.locator('#two-step-secret').textContent()) ?? '').replace(/\s/g, '');
     await page.getByLabel('Code à six chiffres').fill(await codeFor(page));
     await page.getByRole('button', { name: 'Activer la connexion en deux étapes' }).click();
     await page.getByRole('heading', { name: 'Vos codes de secours' }).waitFor();
@@ -107,6 +108,20 @@ describe('an account that requires it of owners, in French on a phone', () => {
     await page.getByRole('link', { name: 'Continuer vers le tableau de bord' }).click();
     await page.waitForURL(/\/dashboard\/test\/settings$/);
     await expect(page.locator('#owners-need-two-step').isChecked()).resolves.toBe(true);
+
+    // Their next sign-in asks for the code, in French.
+    await page.locator('form[action="/dashboard/sign-out"] button').click();
+    await page.locator('#email').fill(second);
+    await page.locator('#password').fill(password);
+    await page.locator('form[action="/dashboard/sign-in"] button[type=submit]').click();
+    await page.getByRole('heading', { level: 1, name: 'Connexion en deux étapes' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    rig.server.clock.advance(30_000);
+    await page
+      .getByLabel('Code à six chiffres ou code de secours')
+      .fill(totpCode(base32Decode(enrolled) ?? Buffer.alloc(0), totpStep(rig.server.clock.now())));
+    await page.getByRole('button', { name: 'Vérifier' }).click();
+    await page.waitForURL(/\/dashboard\/test$/);
     await context.close();
   });
 });
