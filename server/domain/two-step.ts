@@ -82,12 +82,15 @@ async function newChallenge(
   return { challenge: token, secret };
 }
 
-/** A new challenge; the expired ones are deleted on the way. */
+/**
+ * A new challenge; those expired for longer than the user's window are deleted on the way (an
+ * expired challenge's wrong codes still count towards its user's lock until then).
+ */
 const insertChallenge = defineUnit(
   import.meta.url,
   'dashboard.insert-challenge',
   async (tx, row: Omit<DashboardChallengeRow, 'failures' | 'used_at'>): Promise<void> => {
-    await tx.dashboard.purgeChallenges(row.created_at);
+    await tx.dashboard.purgeChallenges(row.created_at - userWindowMs);
     await tx.dashboard.insertChallenge(row);
   },
 );

@@ -189,6 +189,8 @@ describe("the sign-in's second step", () => {
     expect(spent.headers.get('location')).toBe('/dashboard/sign-in?again=1');
     expect(first.browser.cookie).not.toContain('dash_session=');
 
+    // Eleven minutes on, the first attempt has expired, and its wrong codes still count.
+    server.clock.advance(11 * 60_000);
     await fiveWrong((await passwordStep(email)).browser);
     const third = await passwordStep(email);
     const locked = await secondStep(third.browser, codeNow(secret));
