@@ -156,8 +156,8 @@ describe('docs', () => {
     });
 
     it('saves a full-page screenshot as a CI artefact', async () => {
-      const path = await saveScreenshot(isolated.page, 'docs');
-      const png = await readFile(path);
+      const path = await saveScreenshot(isolated.page, 'docs', { always: true });
+      const png = await readFile(path ?? '');
       expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
       expect(png.byteLength).toBeGreaterThan(10_000);
     });

@@ -137,8 +137,17 @@ export async function openIsolatedPage(
   return { context, page, foreignRequests };
 }
 
-/** Saves a full-page screenshot as `build/artifacts/<name>.png` and returns its path. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot as `build/artifacts/<name>.png` and returns its path: with
+ * `SCREENSHOTS=1` (where the README's images come from), or `always`. Otherwise nothing is
+ * written: the PNGs cost about a sixth of the page walks' time and no test reads them.
+ */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  { always = false } = {},
+): Promise<string | undefined> {
+  if (!always && process.env.SCREENSHOTS !== '1') return undefined;
   await mkdir(artifactsDir, { recursive: true });
   const path = join(artifactsDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
