@@ -76,6 +76,14 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** The one argument of a command about a dashboard user: their email. */
+function userEmail(rest: string[], command: string): string {
+  const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+  const [email] = positionals;
+  if (!email || positionals.length !== 1) fail(`${command} needs the email of a dashboard user.`);
+  return email;
+}
+
 /** What each command gets: its arguments, the configuration and an open store. */
 interface CommandContext {
   args: string[];
@@ -214,9 +222,7 @@ const commands: Record<string, (context: CommandContext) => Promise<void>> = {
     }
   },
   'reset-link': async ({ args: rest, config, store }) => {
-    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-    const [email] = positionals;
-    if (!email || positionals.length !== 1) fail('reset-link needs the email of a dashboard user.');
+    const email = userEmail(rest, 'reset-link');
     const reset = await createResetLink(store, email, Date.now());
     if (!reset) fail(`No dashboard user has the email ${email}.`);
     console.log(
@@ -224,9 +230,7 @@ const commands: Record<string, (context: CommandContext) => Promise<void>> = {
     );
   },
   'reset-two-step': async ({ args: rest, store }) => {
-    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-    const [email] = positionals;
-    if (!email || positionals.length !== 1) fail('reset-two-step needs the email of a dashboard user.');
+    const email = userEmail(rest, 'reset-two-step');
     const user = await resetTwoStep(store, email, Date.now());
     if (!user) fail(`No dashboard user has the email ${email}.`);
     console.log(
