@@ -372,5 +372,9 @@ describe('npm run admin -- reset-two-step', () => {
     expect((await passwordStep(email)).location).toBe('/dashboard/test');
     const unknown = await runAdmin(['reset-two-step', 'nobody@shop.example'], env);
     expect(unknown.code).toBe(2);
+    expect(unknown.out).toContain('No dashboard user has the email nobody@shop.example.');
+    const missing = await runAdmin(['reset-two-step'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain('reset-two-step needs the email of a dashboard user.');
   });
 });
