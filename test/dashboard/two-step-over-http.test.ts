@@ -27,8 +27,16 @@ const client = (cookie = '') => new DashboardClient(cookie, () => server);
 const codeNow = (secret: string) =>
   totpCode(base32Decode(secret) ?? Buffer.alloc(0), totpStep(server.clock.now()));
 
-/** A code that is no code of the secret now (the right one, its last digit changed). */
-const wrongCode = (secret: string) => codeNow(secret).replace(/.$/, (d) => String((Number(d) + 1) % 10));
+/** A six-digit code that is none of the secret's codes the server would take now (this step or either side). */
+function wrongCode(secret: string): string {
+  const key = base32Decode(secret) ?? Buffer.alloc(0);
+  const step = totpStep(server.clock.now());
+  const taken = new Set([step - 1, step, step + 1].map((s) => totpCode(key, s)));
+  let code = Number(codeNow(secret));
+  do code = (code + 1) % 1_000_000;
+  while (taken.has(String(code).padStart(6, '0')));
+  return String(code).padStart(6, '0');
+}
 
 const secretOn = (page: string) =>
   (/id="two-step-secret">([A-Z2-7 ]+)</.exec(page)?.[1] ?? '').replace(/ /g, '');
