@@ -224,13 +224,20 @@ const answer = defineUnit(
       return { outcome: 'locked' };
     }
     await tx.dashboard.challengeFailed(a.tokenHash);
-    if (!(await codeIsRight(tx, challenge, user, a.code, a.now))) return { outcome: 'wrong', user };
+    // Enrolling: a code of the secret being shown; its step is stored as the last one taken.
+    const enrolStep =
+      challenge.kind === 'enrol'
+        ? matchingStep(challenge.pending_secret as string, a.code, a.now, null)
+        : undefined;
+    const right =
+      challenge.kind === 'enrol' ? enrolStep !== undefined : await userCodeIsRight(tx, user, a.code, a.now);
+    if (!right) return { outcome: 'wrong', user };
     if (!(await tx.dashboard.challengeSucceeded(a.tokenHash, a.now))) return { outcome: 'spent' };
     if (a.action === 'enrol') {
       await tx.dashboard.enableTwoStep(
         user.id,
         challenge.pending_secret as string,
-        codeStep(challenge, a),
+        enrolStep as number,
         a.now,
       );
       await tx.dashboard.replaceRecoveryCodes(user.id, a.recoveryHashes, a.now);
@@ -240,34 +247,15 @@ const answer = defineUnit(
     } else if (a.action === 'recovery-codes') {
       await tx.dashboard.replaceRecoveryCodes(user.id, a.recoveryHashes, a.now);
     }
-    return {
-      outcome: 'ok',
-      user: (await tx.dashboard.user(user.id)) as DashboardUserRow,
-      next: challenge.next,
-    };
+    return { outcome: 'ok', user, next: challenge.next };
   },
 );
 
-/** The step of the enrolment's first code: accepted already, so it cannot sign in afterwards. */
-function codeStep(challenge: DashboardChallengeRow, a: { code: string; now: number }): number {
-  return matchingStep(challenge.pending_secret as string, a.code, a.now, null) as number;
-}
-
 /**
- * Whether the code answers the challenge: for `enrol`, a code of the secret being shown; for
- * `code`, a code of the user's app not accepted before, or one of their unused recovery codes
- * (spent by this).
+ * Whether the code is one of the user's: a code of their app not taken before (its step is
+ * recorded), or one of their unused recovery codes (spent by this).
  */
-async function codeIsRight(
-  tx: Tx,
-  challenge: DashboardChallengeRow,
-  user: DashboardUserRow,
-  code: string,
-  now: number,
-): Promise<boolean> {
-  if (challenge.kind === 'enrol') {
-    return matchingStep(challenge.pending_secret as string, code, now, null) !== undefined;
-  }
+async function userCodeIsRight(tx: Tx, user: DashboardUserRow, code: string, now: number): Promise<boolean> {
   const secret = await tx.dashboard.twoStepSecret(user.id);
   if (!secret) return false;
   const step = matchingStep(secret, code, now, user.totp_last_step);
@@ -282,9 +270,15 @@ async function ownersMust(tx: Tx, user: DashboardUserRow): Promise<boolean> {
   return (await tx.accounts.account(user.account_id))?.owners_need_two_step === 1;
 }
 
-/** How many recovery codes the user has left. */
-export async function recoveryCodesLeft(deps: Deps, userId: string): Promise<number> {
-  return deps.store.read(async (tx) => tx.dashboard.recoveryCodesLeft(userId));
+/** The user as stored now (their page may follow a change of it), and their recovery codes left: one read. */
+export async function twoStepStatus(
+  deps: Deps,
+  userId: string,
+): Promise<{ user: DashboardUserRow; codesLeft: number } | undefined> {
+  return deps.store.read(async (tx) => {
+    const user = await tx.dashboard.user(userId);
+    return user && { user, codesLeft: await tx.dashboard.recoveryCodesLeft(userId) };
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type ChallengeOutcome,
   findChallenge,
   pageChallenge,
-  recoveryCodesLeft,
+  twoStepStatus,
 } from '../../domain/two-step.js';
 import type { Mode } from '../../storage/rows.js';
 import { translatorOf } from '../i18n.js';
@@ -39,7 +39,9 @@ export function twoStepRoutes(deps: Deps, mode: Mode): Router {
   ) => {
     const signedIn = req.dashboard;
     if (!signedIn) throw new Error('signed-in page reached without a session');
-    const user = (await deps.store.read(async (tx) => tx.dashboard.user(signedIn.user.id))) ?? signedIn.user;
+    const stored = await twoStepStatus(deps, signedIn.user.id);
+    if (!stored) throw new Error('signed-in user not found');
+    const { user, codesLeft } = stored;
     // The refused form's challenge, while open and this user's (another's never shows its key).
     const kept = extra.challenge ? await findChallenge(deps, extra.challenge) : undefined;
     const wanted = user.totp_enabled_at === null ? 'enrol' : 'code';
@@ -51,7 +53,7 @@ export function twoStepRoutes(deps: Deps, mode: Mode): Router {
       challenge: fresh.challenge,
       ...(fresh.secret ? { secret: fresh.secret } : {}),
       enabled: user.totp_enabled_at !== null,
-      codesLeft: await recoveryCodesLeft(deps, user.id),
+      codesLeft,
       required: user.role === 'owner' && signedIn.account.owners_need_two_step === 1,
       ...(extra.error ? { error: extra.error } : {}),
       ...(extra.newCodes ? { newCodes: extra.newCodes } : {}),
