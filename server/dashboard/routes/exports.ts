@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import { listBankBatches } from '../../domain/bank-batches.js';
 import { iso } from '../../domain/clock.js';
 import type { Caller, Deps } from '../../domain/context.js';
@@ -39,7 +39,6 @@ interface ExportRequest {
   caller: Caller;
   form: Query;
   timeZone: string;
-  req: Request;
 }
 
 /** One list's export: its pages, as the list's page reads them, and its columns. */
@@ -112,7 +111,7 @@ const exports: Record<string, Export> = {
   logs: listExport({
     pages: (r) => (cursor) => listLogs(r.deps, r.caller, logQuery(r.form, r.timeZone), page(cursor)),
     columns: async (r) => {
-      const users = await listUsers(r.deps, r.req.dashboard?.account.id ?? '');
+      const users = await listUsers(r.deps, r.caller.accountId);
       const emails = new Map(users.map((u) => [u.id, u.email]));
       return [
         ['created_at', (l) => iso(l.created_at)],
@@ -156,7 +155,6 @@ export function exportRoutes(deps: Deps, mode: Mode): Router {
         caller: await callerOf(deps, req, mode),
         form: queryOf(req),
         timeZone: translatorOf(res).timeZone,
-        req,
       };
       // The call logs kept the file name they had before every list exported.
       const file = `${list === 'logs' ? 'call-logs' : list}-${mode}.csv`;
