@@ -75,7 +75,7 @@ export function newPasswordPage(
 <form method="post" action="/dashboard/${kind}/${token}" class="card">${csrfInput(csrf)}
 <p>${intro}</p>
 <input type="hidden" name="username" autocomplete="username" value="${user.email}">
-<div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" required></div>
+<div class="field"><label for="new-password">${t.t('setPassword.label')}</label><input id="new-password" name="password" type="password" autocomplete="new-password" minlength="${passwordLength.min}" maxlength="${passwordLength.max}" required></div>
 <button type="submit">${submit}</button></form>`,
   );
 }
