@@ -1,6 +1,6 @@
 import { hash as digest, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../generated/openapi.js';
-import type { AccountRow, ApiKeyRow, KeyRole, Mode, WalletRow } from '../storage/rows.js';
+import type { ApiKeyRow, KeyRole, Mode, NewAccountRow, WalletRow } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
 import type { Caller, Deps } from './context.js';
@@ -99,7 +99,7 @@ export async function createFirstAccount(
 }
 
 interface AccountRows {
-  account: Omit<AccountRow, 'owners_need_two_step'>;
+  account: NewAccountRow;
   wallets: WalletRow[];
   keys: NewKeyRow[];
 }

@@ -12,6 +12,7 @@ import type {
   DashboardRole,
   DashboardSessionRow,
   DashboardUserRow,
+  NewDashboardUserRow,
 } from '../storage/rows.js';
 import type { Store, Tx } from '../storage/store.js';
 import { defineUnit } from '../storage/unit.js';
@@ -90,9 +91,6 @@ function normaliseEmail(input: string): string | null {
   return /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[a-z0-9-]{2,}$/.test(email) ? email : null;
 }
 
-/** A user as first written: no second step yet. */
-type NewUserRow = Omit<DashboardUserRow, 'seq' | 'totp_secret' | 'totp_enabled_at' | 'totp_last_step'>;
-
 export interface NewDashboardUser {
   user: DashboardUserRow;
   /** The one-time link's token when no password was given. */
@@ -163,7 +161,7 @@ const insertUser = defineUnit(
   async (
     tx,
     a: {
-      row: NewUserRow;
+      row: NewDashboardUserRow;
       link: { tokenHash: Buffer; expiresAt: number } | null;
       conceal: boolean;
     },

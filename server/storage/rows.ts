@@ -24,6 +24,9 @@ export interface AccountRow {
   created_at: number;
 }
 
+/** An account as first written: its settings take their defaults. */
+export type NewAccountRow = Omit<AccountRow, 'owners_need_two_step'>;
+
 export interface ApiKeyRow {
   seq: number;
   id: string;
@@ -346,6 +349,12 @@ export interface DashboardUserRow {
   /** The last time step whose code was accepted: no code is accepted twice. */
   totp_last_step: number | null;
 }
+
+/** A dashboard user as first written: no second step yet. */
+export type NewDashboardUserRow = Omit<
+  DashboardUserRow,
+  'seq' | 'totp_secret' | 'totp_enabled_at' | 'totp_last_step'
+>;
 
 export interface DashboardSessionRow {
   token_hash: Buffer;

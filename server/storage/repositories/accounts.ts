@@ -1,5 +1,5 @@
 import type { Pager } from '../pagination.js';
-import type { AccountRow, ApiKeyRow, Mode, WalletRow } from '../rows.js';
+import type { AccountRow, ApiKeyRow, Mode, NewAccountRow, WalletRow } from '../rows.js';
 import type { SqlConnection } from '../sql.js';
 
 /**
@@ -49,7 +49,7 @@ export function accountsRepository(connection: SqlConnection, page: Pager, onKey
   const walletById = connection.prepare<WalletRow>('SELECT * FROM wallets WHERE id = ?');
 
   return {
-    async insertAccount(row: Omit<AccountRow, 'owners_need_two_step'>): Promise<void> {
+    async insertAccount(row: NewAccountRow): Promise<void> {
       await insertAccount.run(
         row.id,
         row.name,

@@ -9,6 +9,7 @@ import type {
   DeliveryRow,
   LedgerRow,
   Mode,
+  NewDashboardUserRow,
   ServiceRow,
   WebhookEndpointRow,
 } from '../rows.js';
@@ -98,7 +99,7 @@ function access(connection: SqlConnection) {
     'SELECT COUNT(*) AS n FROM dashboard_sign_ins WHERE client = ? AND succeeded = 0 AND created_at >= ?',
   );
   return {
-    async insertUser(row: Omit<DashboardUserRow, `seq` | `totp_${string}`>): Promise<void> {
+    async insertUser(row: NewDashboardUserRow): Promise<void> {
       await insertUser.run(row);
     },
     async user(id: string): Promise<DashboardUserRow | undefined> {
