@@ -23,12 +23,10 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
-/**
- * Opens another write connection to a file `openDatabase` has opened (and migrated), with the
- * same settings: the writer thread's (thread-program.ts).
- */
 /** How long a process starting on a file waits for another one migrating it. */
 const startUpWaitMs = 60_000;
+/** What `whileBusy` sleeps on between tries (nothing ever wakes it: it times out). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Runs `step`, again while SQLite answers SQLITE_BUSY without calling its busy handler (it does
@@ -43,11 +41,15 @@ function whileBusy<T>(step: () => T): T {
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (!code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      Atomics.wait(pause, 0, 0, 20);
     }
   }
 }
 
+/**
+ * Opens another write connection to a file `openDatabase` has opened (and migrated), with the
+ * same settings: the writer thread's (thread-program.ts).
+ */
 export function openWriteConnection(path: string): Db {
   const db = new Database(path);
   // First: switching a new file to WAL takes its lock, which another process opening the same
