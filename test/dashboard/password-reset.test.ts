@@ -112,6 +112,9 @@ describe('the reset link, mailed', () => {
   });
 
   it(`refuses a ${maxResetsPerEmail + 1}th request for one email within the hour (429), known or not`, async () => {
+    // A new hour: the requests other tests sent from this address before (the order is shuffled)
+    // do not count towards its own limit, which these eight requests would pass otherwise.
+    mailed.clock.advance(61 * 60_000);
     for (const email of [await addUser(mailed, 'viewer'), 'ghost@shop.example']) {
       for (let i = 0; i < maxResetsPerEmail; i++) expect((await askForLink(mailed, email)).status).toBe(200);
       const refused = await askForLink(mailed, email);
