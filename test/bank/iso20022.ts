@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const schemas = join(import.meta.dirname, '../fixtures/iso20022');
@@ -10,11 +8,11 @@ const schemas = join(import.meta.dirname, '../fixtures/iso20022');
  * test/fixtures/iso20022/, README there): '' when it validates, its complaints otherwise.
  */
 export function schemaErrors(xml: string, schema: 'pain.001.001.03' | 'camt.054.001.02'): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'iso20022-')), 'message.xml');
-  writeFileSync(file, xml);
+  // The message goes in on stdin (`-`): no file of it is left behind.
   try {
-    execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemas, `${schema}.xsd`), file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemas, `${schema}.xsd`), '-'], {
+      input: xml,
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     return '';
   } catch (error) {
