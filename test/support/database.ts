@@ -96,7 +96,11 @@ function snapshotReaderOf(server: TestServer) {
   const closeServer = server.close;
   server.close = async () => {
     snapshotReaders.delete(server);
-    await (await opened).close();
+    // A reader that never opened has nothing to close; the server closes either way.
+    await opened.then(
+      (reader) => reader.close(),
+      () => undefined,
+    );
     await closeServer.call(server);
   };
   return reader;
