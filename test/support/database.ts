@@ -93,16 +93,14 @@ function snapshotReaderOf(server: TestServer) {
     tables: (await connection.prepare<{ name: string }>(tablesSql).all()).map((table) => table.name),
   }));
   snapshotReaders.set(server, reader);
-  const closeServer = server.close;
-  server.close = async () => {
+  server.beforeClose(async () => {
     snapshotReaders.delete(server);
-    // A reader that never opened has nothing to close; the server closes either way.
+    // A reader that never opened has nothing to close.
     await opened.then(
-      (reader) => reader.close(),
+      (outside) => outside.close(),
       () => undefined,
     );
-    await closeServer.call(server);
-  };
+  });
   return reader;
 }
 

@@ -62,6 +62,8 @@ export interface TestServer {
   deliverWebhooks(): Promise<number>;
   /** Writes the buffered call logs now. */
   flushLogs(): Promise<void>;
+  /** Runs `release` when the server closes, before its service stops: what a helper kept open on it. */
+  beforeClose(release: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -131,6 +133,7 @@ export async function startTestServer(
   const newAccount = async (name = 'Test account') =>
     credentials(await createAccount(service.deps.store, { name }, clock.now()));
   const first = await newAccount();
+  const releases: Array<() => Promise<void>> = [];
 
   const request: RawRequest = (method, path, options = {}) =>
     raw(service.apiUrl, method, path, { ...options, as: options.as === undefined ? first.test : options.as });
@@ -155,7 +158,9 @@ export async function startTestServer(
     purgeExpired: () => service.retention.runOnce(),
     deliverWebhooks: () => service.webhooks.runOnce(),
     flushLogs: () => service.callLog.flush(),
+    beforeClose: (release) => void releases.push(release),
     async close() {
+      await Promise.all(releases.splice(0).map((release) => release()));
       await service.close();
       rmSync(dir, { recursive: true, force: true });
     },
