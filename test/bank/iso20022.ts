@@ -12,7 +12,7 @@ export function schemaErrors(xml: string, schema: 'pain.001.001.03' | 'camt.054.
   try {
     execFileSync('xmllint', ['--noout', '--nonet', '--schema', join(schemas, `${schema}.xsd`), '-'], {
       input: xml,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: 'pipe',
     });
     return '';
   } catch (error) {
