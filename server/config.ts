@@ -1,7 +1,7 @@
 import { parseSmtpSettings, type SmtpConfig } from './mail/smtp.js';
 import type { MtnMomoConfig } from './operators/mtn-momo/mtn-momo-operator.js';
 import type { OrangeMoneyConfig } from './operators/orange-money/orange-money-operator.js';
-import { parseSecretsKey } from './storage/secret-box.js';
+import { parseSecretsKey } from './secrets-key.js';
 
 /**
  * Settings from environment variables, checked once at start-up. A bad value stops the

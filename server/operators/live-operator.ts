@@ -1,11 +1,10 @@
-import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { OperatorCallObserver } from './http-call.js';
-import { createMtnMomoOperator } from './mtn-momo/mtn-momo-operator.js';
+import { createMtnMomoOperator, type MtnMomoConfig } from './mtn-momo/mtn-momo-operator.js';
 import type { MobileMoneyOperator, PaymentMethod } from './operator.js';
 import { OperatorHealth } from './operator-health.js';
 import { createOperatorRouter } from './operator-router.js';
-import { createOrangeMoneyOperator } from './orange-money/orange-money-operator.js';
+import { createOrangeMoneyOperator, type OrangeMoneyConfig } from './orange-money/orange-money-operator.js';
 import { unconnectedOperator } from './unconnected-operator.js';
 
 export interface LiveOperators {
@@ -21,6 +20,16 @@ export interface LiveOperators {
   probe(): Promise<void>;
 }
 
+/**
+ * What connecting the live operators reads of the configuration (server/config.ts gives it):
+ * each product's credentials when set, and how long a call may take.
+ */
+export interface LiveOperatorSettings {
+  mtnMomo: MtnMomoConfig | null;
+  orangeMoney: OrangeMoneyConfig | null;
+  operatorTimeoutMs: number;
+}
+
 const labels: Record<PaymentMethod, string> = { mtn_momo: 'MTN MoMo', orange_money: 'Orange Money' };
 
 /**
@@ -29,7 +38,7 @@ const labels: Record<PaymentMethod, string> = { mtn_momo: 'MTN MoMo', orange_mon
  * Every call they make is reported to `metrics` and to the connection state (`health`).
  */
 export function connectLiveOperators(
-  config: Config,
+  config: LiveOperatorSettings,
   logger: Logger,
   metrics?: OperatorCallObserver,
 ): LiveOperators {

@@ -1,4 +1,3 @@
-import type { Clock } from '../domain/clock.js';
 import type { MobileMoneyOperator, OperatorKind, OperatorStatus } from './operator.js';
 
 /**
@@ -9,9 +8,12 @@ import type { MobileMoneyOperator, OperatorKind, OperatorStatus } from './operat
  * - a number ending in 4 never settles (the request expires or times out);
  * - any other number succeeds;
  *
- * each after `settleMs`.
+ * each after `settleMs`, by `clock` (the service's, server/domain/clock.ts: a test moves it).
  */
-export function createSandboxOperator(options: { settleMs: number; clock: Clock }): MobileMoneyOperator {
+export function createSandboxOperator(options: {
+  settleMs: number;
+  clock: { now(): number };
+}): MobileMoneyOperator {
   return {
     async requestToPay() {
       return { state: 'accepted' };

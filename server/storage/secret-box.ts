@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { parseSecretsKey } from '../secrets-key.js';
 
 /**
  * Seals secrets the server must be able to read back (webhook signing secrets) before they
@@ -66,17 +67,6 @@ export function createSecretBox(key: Buffer): SecretBox {
       return value.startsWith(PREFIX);
     },
   };
-}
-
-/** Parses SECRETS_ENCRYPTION_KEY: 32 bytes as 64 hex characters or as base64. */
-export function parseSecretsKey(text: string): Buffer | undefined {
-  const trimmed = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
-    const bytes = Buffer.from(trimmed, 'base64');
-    return bytes.length === 32 ? bytes : undefined;
-  }
-  return undefined;
 }
 
 /** Where development keeps its generated key: beside the database, never inside it. */
